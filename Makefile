@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ps3vram-swap: out-of-tree build and the project's commands.
+#
+#   make [KDIR=...]   modules for one kernel (default: the running kernel's
+#                     headers if installed, else Debian's 6.1 headers)
+#   make demo         the virtual PS3 swapping to VRAM through zswap
+#   make check        every test tier; ends with "N passed, N failed"
+#   make check-unit   userspace unit tests
+#   make check-vm     VM scenarios on 6.1 and 6.12
+#   make lint         checkpatch --strict, sparse, W=1, kernel-doc
+#   make ps3          cross build for the PS3 (ps3_defconfig)
+#   make clean
+
+ifneq ($(KERNELRELEASE),)
+# Called from the kernel build system: Kbuild does the work.
+include $(src)/Kbuild
+else
+
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+BUILD := $(TOP)/build
+SETUP := $(BUILD)/.setup-done
+
+# Kernels we test on: the newest installed Debian 6.1 and 6.12 images.
+kver = $(lastword $(sort $(patsubst /boot/vmlinuz-%,%,$(wildcard /boot/vmlinuz-$(1).*-amd64))))
+KVER_61 = $(call kver,6.1)
+KVER_612 = $(call kver,6.12)
+
+RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
+KDIR ?= $(if $(wildcard $(RUNNING_KDIR)),$(RUNNING_KDIR),/lib/modules/$(KVER_61)/build)
+
+# Sources copied into each kernel's build directory, so that several
+# kernels can be built side by side without cleaning.
+MOD_SRCS := Kbuild Kconfig include drivers mm
+
+.PHONY: all modules setup demo check check-unit check-vm check-build lint ps3 \
+	tools clean help
+all: modules
+
+setup:
+	@$(TOP)/tools/setup-deps
+
+# modules-KVER: build against /lib/modules/KVER/build into build/KVER.
+modules: setup
+	@$(MAKE) --no-print-directory modules-kdir KDIR_USE=$(KDIR)
+
+modules-kdir:
+	$(eval O := $(BUILD)/$(notdir $(patsubst %/build,%,$(KDIR_USE))))
+	@mkdir -p $(O)
+	@cp -a $(addprefix $(TOP)/,$(MOD_SRCS)) $(O)/
+	$(MAKE) -C $(KDIR_USE) M=$(O) W=1 KCFLAGS=-Werror $(KBUILD_EXTRA) modules
+	@cp $(O)/drivers/ps3vram_dma/*.ko $(O)/mm/*.ko $(O)/
+
+modules-%: setup
+	@$(MAKE) --no-print-directory modules-kdir KDIR_USE=/lib/modules/$*/build
+
+tools: setup
+	@$(MAKE) --no-print-directory -C $(TOP)/tools/swapbench O=$(BUILD)/tools
+	@if [ -d $(TOP)/tools/ps3vram-stat ]; then \
+		$(MAKE) --no-print-directory -C $(TOP)/tools/ps3vram-stat O=$(BUILD)/tools; fi
+
+demo: setup tools
+	@$(MAKE) --no-print-directory modules-$(KVER_61)
+	@$(TOP)/tools/vm/run-vm --kernel 6.1 $(TOP)/tests/vm/demo.sh
+
+check: setup
+	@$(TOP)/tests/run-check
+
+check-unit: setup
+	@$(MAKE) --no-print-directory -C $(TOP)/tests/unit
+
+check-vm: setup tools
+	@$(MAKE) --no-print-directory modules-$(KVER_61)
+	@$(MAKE) --no-print-directory modules-$(KVER_612)
+	@$(TOP)/tools/vm/run-scenarios
+
+lint: setup
+	@$(TOP)/scripts/lint
+
+ps3: setup
+	@$(TOP)/scripts/ps3-build
+
+clean:
+	rm -rf $(BUILD)
+	@$(MAKE) --no-print-directory -C $(TOP)/tests/unit clean 2>/dev/null || true
+
+endif

@@ -1,0 +1,1169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ps3vram_dma core: one RSX DMA engine shared by every user of the PS3 VRAM
+ *
+ * A backend (rsx_ps3.c on a PS3, emu.c elsewhere) describes its GPU in a
+ * struct ps3vram_dma_hw and adds it; this file turns that into the client
+ * API of <linux/ps3vram_dma.h>:
+ *
+ *  - VRAM claims: each client owns one named, contiguous range of VRAM,
+ *    found first-fit in the list of claims sorted by start.  Nothing in
+ *    VRAM is ever read by the CPU to manage it.
+ *  - Staging slots: the XDR buffer is the FIFO (PS3VRAM_FIFO_SIZE) followed
+ *    by PAGE_SIZE slots, handed out from a bitmap.  A client that finds
+ *    none free sleeps until one is put back.
+ *  - Copies: a copy takes a free notifier (there are PS3VRAM_NR_NOTIFIERS,
+ *    so that many copies can be in flight), is written to the ring and
+ *    kicked.  The submitter waits on its notifier: first a cpu_relax() spin
+ *    against a microsecond clock (spin_us), then a usleep_range() poll,
+ *    until timeout_ms; then -ETIMEDOUT, and the engine is reset.  Anybody
+ *    who finds a notifier done may complete its transfer, so a submitter
+ *    that needs a notifier reaps finished copies of other clients.
+ *  - Reset: the backend stops the GPU and rewinds GET/PUT, the ring is
+ *    re-bound, and every copy still in flight completes with -EIO.
+ *
+ * Transfer life cycle (xfer->state, under dma->lock):
+ *	IDLE --submit--> INFLIGHT --notifier done--> DONE (status 0)
+ *				  --wait timed out--> DONE (-ETIMEDOUT)
+ *				  --engine reset----> DONE (-EIO)
+ *
+ * Locking: dma->fifo_lock (mutex: the ring, kicks and resets; a PS3 kick
+ * also takes ps3_gpu_mutex inside the backend) nests outside dma->lock
+ * (spinlock: notifiers, in-flight transfers, staging slot bitmap).
+ * ps3vram_dma_list_lock (mutex: the engine pointer, claims, sysfs) is
+ * never taken with either held.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitmap.h>
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/kobject.h>
+#include <linux/ktime.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/ps3vram_dma.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/sysfs.h>
+#include <linux/wait.h>
+
+#include "internal.h"
+
+/*
+ * The completion wait.  The seed thread saw completions of up to ~130 us;
+ * spinning that long keeps swap-in latency at device speed, while
+ * cpu_relax() (HMT_low on Cell) leaves the other SMT thread its share.
+ * Longer waits sleep in small steps; they only happen when the GPU is busy
+ * with somebody else's work or stuck.
+ */
+static unsigned int spin_us = 200;
+module_param(spin_us, uint, 0644);
+MODULE_PARM_DESC(spin_us, "Spin this long (us) before sleep-polling a completion (default 200)");
+
+static unsigned int timeout_ms = 200;
+module_param(timeout_ms, uint, 0644);
+MODULE_PARM_DESC(timeout_ms, "Give up on a copy after this long (ms), then reset the engine (default 200)");
+
+/* Sleep-poll step once the spin budget is spent. */
+#define PS3VRAM_DMA_POLL_MIN_US		20
+#define PS3VRAM_DMA_POLL_MAX_US		50
+
+enum ps3vram_dma_xfer_state {
+	PS3VRAM_XFER_IDLE,
+	PS3VRAM_XFER_INFLIGHT,
+	PS3VRAM_XFER_DONE,
+};
+
+/* Counters, kept per engine and per client; io_stat prints them in order. */
+enum ps3vram_dma_stat_item {
+	PS3VRAM_DMA_UPLOADS,		/* copies to VRAM completed */
+	PS3VRAM_DMA_DOWNLOADS,		/* copies from VRAM completed */
+	PS3VRAM_DMA_BYTES_UP,
+	PS3VRAM_DMA_BYTES_DOWN,
+	PS3VRAM_DMA_TIMEOUTS,		/* waits that gave up: -ETIMEDOUT */
+	PS3VRAM_DMA_FAILED,		/* copies failed by a reset: -EIO */
+	PS3VRAM_DMA_RESETS,
+	PS3VRAM_DMA_CPU_READS,		/* last-resort CPU reads of VRAM */
+	PS3VRAM_DMA_CPU_WRITES,		/* last-resort CPU writes of VRAM */
+	NR_PS3VRAM_DMA_IO_STATS,
+	/* wait_stat, engine only */
+	PS3VRAM_DMA_WAITS = NR_PS3VRAM_DMA_IO_STATS,
+	PS3VRAM_DMA_WAITS_SLEPT,	/* waits that left the spin phase */
+	PS3VRAM_DMA_NOTIFIER_STALLS,	/* submits that waited for a notifier */
+	PS3VRAM_DMA_SLOT_STALLS,	/* slot requests that slept */
+	PS3VRAM_DMA_REWINDS,		/* FIFO wrap-arounds */
+	NR_PS3VRAM_DMA_STATS,
+};
+
+/**
+ * struct ps3vram_dma - the engine
+ * @hw: the backend
+ * @fifo_lock: serialises the ring, kicks and resets
+ * @ring: CPU side of the FIFO; under @fifo_lock
+ * @lock: protects @notifier_busy, @inflight, transfer states, @slot_map
+ * @notifier_busy: notifiers owned by a transfer in flight
+ * @inflight: the transfer each busy notifier reports for
+ * @slots: the staging slots, after the FIFO in the XDR buffer
+ * @nr_slots: how many
+ * @slot_map: slots in use
+ * @slot_wait: where ps3vram_dma_slot_get() sleeps for a free slot
+ * @clients: claims sorted by VRAM start; under ps3vram_dma_list_lock
+ * @nr_clients: length of @clients
+ * @broken: the backend could not be reset; every copy fails with -EIO
+ * @stat: engine counters
+ * @wait_hist: time spent in ps3vram_dma_wait(), in ns
+ * @kobj: /sys/kernel/ps3vram_dma
+ * @clients_kobj: /sys/kernel/ps3vram_dma/clients
+ * @debugfs: /sys/kernel/debug/ps3vram_dma
+ */
+struct ps3vram_dma {
+	struct ps3vram_dma_hw *hw;
+	struct mutex fifo_lock;
+	struct ps3vram_ring ring;
+	spinlock_t lock;
+	unsigned long notifier_busy;
+	struct ps3vram_dma_xfer *inflight[PS3VRAM_NR_NOTIFIERS];
+	struct ps3vram_dma_slot *slots;
+	unsigned int nr_slots;
+	unsigned long *slot_map;
+	wait_queue_head_t slot_wait;
+	struct list_head clients;
+	unsigned int nr_clients;
+	bool broken;
+	atomic64_t stat[NR_PS3VRAM_DMA_STATS];
+	struct ps3vram_hist wait_hist;
+	struct kobject kobj;
+	struct kobject *clients_kobj;
+	struct dentry *debugfs;
+};
+
+/**
+ * struct ps3vram_dma_client - a user of the engine and its VRAM claim
+ * @dma: the engine
+ * @name: unique name, also the sysfs directory name
+ * @start: first byte of the claim in VRAM
+ * @size: bytes claimed
+ * @node: entry in dma->clients
+ * @stat: this client's io_stat counters
+ * @kobj: /sys/kernel/ps3vram_dma/clients/<name>
+ */
+struct ps3vram_dma_client {
+	struct ps3vram_dma *dma;
+	char name[32];
+	u64 start;
+	u64 size;
+	struct list_head node;
+	atomic64_t stat[NR_PS3VRAM_DMA_IO_STATS];
+	struct kobject kobj;
+};
+
+static DEFINE_MUTEX(ps3vram_dma_list_lock);
+static struct ps3vram_dma *ps3vram_dma_engine;
+
+static inline struct ps3vram_dma *to_ps3vram_dma(struct kobject *kobj)
+{
+	return container_of(kobj, struct ps3vram_dma, kobj);
+}
+
+static inline struct ps3vram_dma_client *to_client(struct kobject *kobj)
+{
+	return container_of(kobj, struct ps3vram_dma_client, kobj);
+}
+
+/* ---- histogram --------------------------------------------------------- */
+
+/*
+ * Bucket i < 8 holds the value i; above, each power of two is split into
+ * PS3VRAM_HIST_SUB buckets, so a bucket is at most 12.5 % wide.
+ */
+static unsigned int ps3vram_hist_index(u64 ns)
+{
+	unsigned int msb;
+
+	if (ns < PS3VRAM_HIST_SUB)
+		return ns;
+	msb = ilog2(ns);
+	return min_t(unsigned int, PS3VRAM_HIST_BUCKETS - 1,
+		     (msb - 2) * PS3VRAM_HIST_SUB +
+		     ((ns >> (msb - 3)) & (PS3VRAM_HIST_SUB - 1)));
+}
+
+/* Largest value that lands in bucket @i. */
+u64 ps3vram_hist_bucket_max(unsigned int i)
+{
+	unsigned int msb = i / PS3VRAM_HIST_SUB + 2;
+	u64 sub = i % PS3VRAM_HIST_SUB;
+
+	if (i < PS3VRAM_HIST_SUB)
+		return i;
+	if (i == PS3VRAM_HIST_BUCKETS - 1)
+		return U64_MAX;
+	return ((PS3VRAM_HIST_SUB + sub + 1) << (msb - 3)) - 1;
+}
+
+void ps3vram_hist_add(struct ps3vram_hist *h, u64 ns)
+{
+	atomic64_inc(&h->bucket[ps3vram_hist_index(ns)]);
+}
+
+/* Upper bound of the bucket holding the @pct-th percentile, 0 if empty. */
+u64 ps3vram_hist_percentile(struct ps3vram_hist *h, unsigned int pct)
+{
+	u64 total = 0, seen = 0, want;
+	unsigned int i;
+
+	for (i = 0; i < PS3VRAM_HIST_BUCKETS; i++)
+		total += atomic64_read(&h->bucket[i]);
+	if (!total)
+		return 0;
+	want = div_u64(total * pct + 99, 100);
+	for (i = 0; i < PS3VRAM_HIST_BUCKETS; i++) {
+		seen += atomic64_read(&h->bucket[i]);
+		if (seen >= want && seen)
+			return ps3vram_hist_bucket_max(i);
+	}
+	return ps3vram_hist_bucket_max(PS3VRAM_HIST_BUCKETS - 1);
+}
+
+void ps3vram_hist_reset(struct ps3vram_hist *h)
+{
+	unsigned int i;
+
+	for (i = 0; i < PS3VRAM_HIST_BUCKETS; i++)
+		atomic64_set(&h->bucket[i], 0);
+}
+
+/* ---- counters ---------------------------------------------------------- */
+
+static void ps3vram_dma_count(struct ps3vram_dma_client *client,
+			      enum ps3vram_dma_stat_item item, u64 n)
+{
+	atomic64_add(n, &client->dma->stat[item]);
+	if (item < NR_PS3VRAM_DMA_IO_STATS)
+		atomic64_add(n, &client->stat[item]);
+}
+
+/* ---- transfers --------------------------------------------------------- */
+
+/* Complete @xfer with @status; caller holds dma->lock. */
+static void ps3vram_dma_finish(struct ps3vram_dma *dma,
+			       struct ps3vram_dma_xfer *xfer, int status)
+{
+	lockdep_assert_held(&dma->lock);
+
+	dma->inflight[xfer->notifier] = NULL;
+	clear_bit(xfer->notifier, &dma->notifier_busy);
+	xfer->status = status;
+	/* Pairs with READ_ONCE() in ps3vram_dma_xfer_done(). */
+	smp_store_release(&xfer->state, PS3VRAM_XFER_DONE);
+}
+
+/*
+ * True once @xfer is complete.  Whoever sees its notifier written first
+ * completes it, under dma->lock so that a notifier is never released twice.
+ */
+static bool ps3vram_dma_xfer_done(struct ps3vram_dma *dma,
+				  struct ps3vram_dma_xfer *xfer)
+{
+	if (smp_load_acquire(&xfer->state) == PS3VRAM_XFER_DONE)
+		return true;
+	if (!dma->hw->ops->notifier_done(dma->hw, xfer->notifier))
+		return false;
+
+	spin_lock(&dma->lock);
+	if (xfer->state == PS3VRAM_XFER_INFLIGHT &&
+	    dma->inflight[xfer->notifier] == xfer)
+		ps3vram_dma_finish(dma, xfer, 0);
+	spin_unlock(&dma->lock);
+	return true;
+}
+
+/* Complete every transfer whose notifier has been written. */
+static void ps3vram_dma_reap(struct ps3vram_dma *dma)
+{
+	const struct ps3vram_dma_hw_ops *ops = dma->hw->ops;
+	unsigned int n;
+
+	spin_lock(&dma->lock);
+	for_each_set_bit(n, &dma->notifier_busy, PS3VRAM_NR_NOTIFIERS)
+		if (ops->notifier_done(dma->hw, n))
+			ps3vram_dma_finish(dma, dma->inflight[n], 0);
+	spin_unlock(&dma->lock);
+}
+
+/*
+ * Poll @done(@arg) with the completion policy: spin, then sleep-poll, then
+ * give up.  Records the wait in the histogram.  Returns 0 or -ETIMEDOUT.
+ */
+static int ps3vram_dma_poll(struct ps3vram_dma *dma,
+			    bool (*done)(struct ps3vram_dma *dma, void *arg),
+			    void *arg)
+{
+	u64 start = ktime_get_ns(), spin_end, end, now;
+	bool slept = false;
+	int ret = 0;
+
+	spin_end = start + (u64)READ_ONCE(spin_us) * NSEC_PER_USEC;
+	end = start + (u64)READ_ONCE(timeout_ms) * NSEC_PER_MSEC;
+	while (!done(dma, arg)) {
+		now = ktime_get_ns();
+		if (now >= end) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+		if (now < spin_end) {
+			cpu_relax();
+		} else {
+			slept = true;
+			usleep_range(PS3VRAM_DMA_POLL_MIN_US,
+				     PS3VRAM_DMA_POLL_MAX_US);
+		}
+	}
+	ps3vram_hist_add(&dma->wait_hist, ktime_get_ns() - start);
+	atomic64_inc(&dma->stat[PS3VRAM_DMA_WAITS]);
+	if (slept)
+		atomic64_inc(&dma->stat[PS3VRAM_DMA_WAITS_SLEPT]);
+	return ret;
+}
+
+static bool ps3vram_dma_poll_xfer(struct ps3vram_dma *dma, void *arg)
+{
+	return ps3vram_dma_xfer_done(dma, arg);
+}
+
+static bool ps3vram_dma_poll_idle(struct ps3vram_dma *dma, void *arg)
+{
+	return dma->hw->ops->idle(dma->hw);
+}
+
+static bool ps3vram_dma_poll_notifier(struct ps3vram_dma *dma, void *arg)
+{
+	ps3vram_dma_reap(dma);
+	return READ_ONCE(dma->notifier_busy) !=
+	       GENMASK(PS3VRAM_NR_NOTIFIERS - 1, 0);
+}
+
+/*
+ * Reset the backend and re-bind; every transfer in flight fails with -EIO.
+ * Called with fifo_lock held.
+ */
+static int ps3vram_dma_reset_locked(struct ps3vram_dma *dma)
+{
+	unsigned int n;
+	int ret;
+
+	lockdep_assert_held(&dma->fifo_lock);
+
+	ret = dma->hw->ops->reset(dma->hw);
+	spin_lock(&dma->lock);
+	for_each_set_bit(n, &dma->notifier_busy, PS3VRAM_NR_NOTIFIERS) {
+		ps3vram_dma_count(dma->inflight[n]->client, PS3VRAM_DMA_FAILED,
+				  1);
+		ps3vram_dma_finish(dma, dma->inflight[n], -EIO);
+	}
+	spin_unlock(&dma->lock);
+	atomic64_inc(&dma->stat[PS3VRAM_DMA_RESETS]);
+	if (ret) {
+		dev_err(dma->hw->dev, "engine reset failed: %d\n", ret);
+		dma->broken = true;
+		return ret;
+	}
+	dma->broken = false;
+	ps3vram_ring_init(&dma->ring, dma->ring.base, PS3VRAM_FIFO_SIZE);
+	ps3vram_ring_bind(&dma->ring);
+	dma->hw->ops->kick(dma->hw, ps3vram_ring_put(&dma->ring));
+	return 0;
+}
+
+/* Kick what was written; wrap around when the end is near. */
+static void ps3vram_dma_kick(struct ps3vram_dma *dma)
+{
+	struct ps3vram_ring *ring = &dma->ring;
+
+	lockdep_assert_held(&dma->fifo_lock);
+
+	dma->hw->ops->kick(dma->hw, ps3vram_ring_put(ring));
+	if (!ps3vram_ring_needs_rewind(ring))
+		return;
+
+	atomic64_inc(&dma->stat[PS3VRAM_DMA_REWINDS]);
+	if (ps3vram_dma_poll(dma, ps3vram_dma_poll_idle, NULL)) {
+		dev_warn(dma->hw->dev, "FIFO did not drain, resetting\n");
+		ps3vram_dma_reset_locked(dma);
+		return;
+	}
+	ps3vram_ring_rewind(ring);
+	dma->hw->ops->kick(dma->hw, ps3vram_ring_put(ring));
+}
+
+/* Take a free notifier for @xfer, reaping or waiting as needed. */
+static int ps3vram_dma_notifier_get(struct ps3vram_dma *dma,
+				    struct ps3vram_dma_xfer *xfer)
+{
+	unsigned int n;
+
+	lockdep_assert_held(&dma->fifo_lock);
+
+	if (!ps3vram_dma_poll_notifier(dma, NULL)) {
+		atomic64_inc(&dma->stat[PS3VRAM_DMA_NOTIFIER_STALLS]);
+		if (ps3vram_dma_poll(dma, ps3vram_dma_poll_notifier, NULL)) {
+			dev_warn(dma->hw->dev, "no notifier completed, resetting\n");
+			if (ps3vram_dma_reset_locked(dma))
+				return -EIO;
+		}
+	}
+
+	spin_lock(&dma->lock);
+	n = find_first_zero_bit(&dma->notifier_busy, PS3VRAM_NR_NOTIFIERS);
+	/* Only fifo_lock holders take notifiers, and we hold it. */
+	WARN_ON_ONCE(n >= PS3VRAM_NR_NOTIFIERS);
+	set_bit(n, &dma->notifier_busy);
+	dma->inflight[n] = xfer;
+	xfer->notifier = n;
+	xfer->state = PS3VRAM_XFER_INFLIGHT;
+	spin_unlock(&dma->lock);
+	return 0;
+}
+
+static int ps3vram_dma_check(struct ps3vram_dma_client *client,
+			     struct ps3vram_dma_slot *slot,
+			     unsigned int slot_off, u64 vram_off,
+			     unsigned int len)
+{
+	if (!client || !slot || !len || len > PS3VRAM_DMA_MAX_COPY ||
+	    slot_off > PAGE_SIZE - len || vram_off >= client->size ||
+	    len > client->size - vram_off)
+		return -EINVAL;
+	if (!IS_ALIGNED(slot_off | vram_off | len, PS3VRAM_DMA_ALIGN))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * ps3vram_dma_submit() - queue one copy and return without waiting
+ * @client: the submitting client
+ * @xfer: caller-owned transfer; must not be in flight
+ * @dir: upload or download
+ * @slot: staging slot of @client
+ * @slot_off: offset in the slot
+ * @vram_off: offset in the client's VRAM claim
+ * @len: bytes, at most PS3VRAM_DMA_MAX_COPY
+ *
+ * Offsets and @len must be multiples of PS3VRAM_DMA_ALIGN.  Copies execute
+ * in submission order, so a download submitted after an upload to the same
+ * VRAM reads the uploaded data.  Every successful submit must be followed
+ * by ps3vram_dma_wait() on @xfer.
+ *
+ * Return: 0 when queued; -EINVAL for a bad range; -EIO when the engine is
+ * broken or was reset while waiting for a notifier.
+ */
+int ps3vram_dma_submit(struct ps3vram_dma_client *client,
+		       struct ps3vram_dma_xfer *xfer,
+		       enum ps3vram_dma_dir dir,
+		       struct ps3vram_dma_slot *slot, unsigned int slot_off,
+		       u64 vram_off, unsigned int len)
+{
+	struct ps3vram_dma *dma;
+	bool up = dir == PS3VRAM_DMA_TO_VRAM;
+	u32 xdr_off;
+	int ret;
+
+	ret = ps3vram_dma_check(client, slot, slot_off, vram_off, len);
+	if (ret)
+		return ret;
+	dma = client->dma;
+	xdr_off = PS3VRAM_FIFO_SIZE + slot->index * PAGE_SIZE + slot_off;
+
+	mutex_lock(&dma->fifo_lock);
+	if (dma->broken) {
+		ret = -EIO;
+		goto unlock;
+	}
+	xfer->client = client;
+	xfer->status = 0;
+	ret = ps3vram_dma_notifier_get(dma, xfer);
+	if (ret)
+		goto unlock;
+	xfer->submitted = ktime_get_ns();
+	dma->hw->ops->notifier_reset(dma->hw, xfer->notifier);
+	ps3vram_ring_copy(&dma->ring, up, xdr_off, client->start + vram_off,
+			  len, xfer->notifier);
+	ps3vram_dma_kick(dma);
+	ps3vram_dma_count(client, up ? PS3VRAM_DMA_UPLOADS :
+			  PS3VRAM_DMA_DOWNLOADS, 1);
+	ps3vram_dma_count(client, up ? PS3VRAM_DMA_BYTES_UP :
+			  PS3VRAM_DMA_BYTES_DOWN, len);
+unlock:
+	mutex_unlock(&dma->fifo_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ps3vram_dma_submit);
+
+/**
+ * ps3vram_dma_wait() - wait for a submitted copy
+ * @xfer: a transfer queued by ps3vram_dma_submit()
+ *
+ * Spins up to spin_us, then sleep-polls up to timeout_ms.  A copy that has
+ * not completed by then is abandoned and the engine reset, which also fails
+ * the other copies in flight.
+ *
+ * Return: 0 when the data is in place; -ETIMEDOUT when this copy timed
+ * out; -EIO when a reset caused by another copy discarded it.
+ */
+int ps3vram_dma_wait(struct ps3vram_dma_xfer *xfer)
+{
+	struct ps3vram_dma *dma = xfer->client->dma;
+
+	if (ps3vram_dma_poll(dma, ps3vram_dma_poll_xfer, xfer)) {
+		mutex_lock(&dma->fifo_lock);
+		spin_lock(&dma->lock);
+		if (xfer->state == PS3VRAM_XFER_INFLIGHT) {
+			ps3vram_dma_count(xfer->client, PS3VRAM_DMA_TIMEOUTS,
+					  1);
+			ps3vram_dma_finish(dma, xfer, -ETIMEDOUT);
+		}
+		spin_unlock(&dma->lock);
+		if (xfer->status == -ETIMEDOUT) {
+			dev_warn_ratelimited(dma->hw->dev,
+					     "copy timed out after %u ms, resetting\n",
+					     READ_ONCE(timeout_ms));
+			ps3vram_dma_reset_locked(dma);
+		}
+		mutex_unlock(&dma->fifo_lock);
+	}
+	xfer->state = PS3VRAM_XFER_IDLE;
+	return xfer->status;
+}
+EXPORT_SYMBOL_GPL(ps3vram_dma_wait);
+
+static int ps3vram_dma_copy(struct ps3vram_dma_client *client,
+			    enum ps3vram_dma_dir dir,
+			    struct ps3vram_dma_slot *slot, unsigned int slot_off,
+			    u64 vram_off, unsigned int len)
+{
+	struct ps3vram_dma_xfer xfer = { };
+	int ret;
+
+	ret = ps3vram_dma_submit(client, &xfer, dir, slot, slot_off, vram_off,
+				 len);
+	return ret ? ret : ps3vram_dma_wait(&xfer);
+}
+
+/**
+ * ps3vram_dma_upload() - copy from a staging slot to VRAM and wait
+ * @client: the client
+ * @slot: source slot
+ * @slot_off: offset in the slot
+ * @vram_off: destination, relative to the client's claim
+ * @len: bytes
+ *
+ * Return: as ps3vram_dma_submit() and ps3vram_dma_wait().
+ */
+int ps3vram_dma_upload(struct ps3vram_dma_client *client,
+		       struct ps3vram_dma_slot *slot, unsigned int slot_off,
+		       u64 vram_off, unsigned int len)
+{
+	return ps3vram_dma_copy(client, PS3VRAM_DMA_TO_VRAM, slot, slot_off,
+				vram_off, len);
+}
+EXPORT_SYMBOL_GPL(ps3vram_dma_upload);
+
+/**
+ * ps3vram_dma_download() - copy from VRAM to a staging slot and wait
+ * @client: the client
+ * @slot: destination slot
+ * @slot_off: offset in the slot
+ * @vram_off: source, relative to the client's claim
+ * @len: bytes
+ *
+ * Return: as ps3vram_dma_submit() and ps3vram_dma_wait().
+ */
+int ps3vram_dma_download(struct ps3vram_dma_client *client,
+			 struct ps3vram_dma_slot *slot, unsigned int slot_off,
+			 u64 vram_off, unsigned int len)
+{
+	return ps3vram_dma_copy(client, PS3VRAM_DMA_FROM_VRAM, slot, slot_off,
+				vram_off, len);
+}
+EXPORT_SYMBOL_GPL(ps3vram_dma_download);
+
+/**
+ * ps3vram_dma_reset() - reset the engine
+ * @client: any client of the engine
+ *
+ * Copies in flight, of every client, complete with -EIO.
+ *
+ * Return: 0, or the backend's error when the GPU could not be reset (the
+ * engine then fails every copy with -EIO until a reset succeeds).
+ */
+int ps3vram_dma_reset(struct ps3vram_dma_client *client)
+{
+	struct ps3vram_dma *dma = client->dma;
+	int ret;
+
+	mutex_lock(&dma->fifo_lock);
+	ret = ps3vram_dma_reset_locked(dma);
+	mutex_unlock(&dma->fifo_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ps3vram_dma_reset);
+
+static int ps3vram_dma_cpu_check(struct ps3vram_dma_client *client,
+				 u64 vram_off, unsigned int len)
+{
+	if (!len || vram_off >= client->size || len > client->size - vram_off)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * ps3vram_dma_cpu_read() - read VRAM with the CPU, bypassing the engine
+ * @client: the client
+ * @dst: destination in RAM
+ * @vram_off: source, relative to the client's claim
+ * @len: bytes
+ *
+ * The last resort when the engine cannot deliver: about 16 MB/s on a PS3.
+ *
+ * Return: 0, or -EINVAL for a range outside the claim.
+ */
+int ps3vram_dma_cpu_read(struct ps3vram_dma_client *client, void *dst,
+			 u64 vram_off, unsigned int len)
+{
+	int ret = ps3vram_dma_cpu_check(client, vram_off, len);
+
+	if (ret)
+		return ret;
+	/* Let the engine finish writes that may target this range. */
+	mutex_lock(&client->dma->fifo_lock);
+	ps3vram_dma_poll(client->dma, ps3vram_dma_poll_idle, NULL);
+	client->dma->hw->ops->vram_read(client->dma->hw, dst,
+					client->start + vram_off, len);
+	mutex_unlock(&client->dma->fifo_lock);
+	ps3vram_dma_count(client, PS3VRAM_DMA_CPU_READS, 1);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ps3vram_dma_cpu_read);
+
+/**
+ * ps3vram_dma_cpu_write() - write VRAM with the CPU, bypassing the engine
+ * @client: the client
+ * @vram_off: destination, relative to the client's claim
+ * @src: source in RAM
+ * @len: bytes
+ *
+ * The last resort when uploads keep failing.
+ *
+ * Return: 0, or -EINVAL for a range outside the claim.
+ */
+int ps3vram_dma_cpu_write(struct ps3vram_dma_client *client, u64 vram_off,
+			  const void *src, unsigned int len)
+{
+	int ret = ps3vram_dma_cpu_check(client, vram_off, len);
+
+	if (ret)
+		return ret;
+	mutex_lock(&client->dma->fifo_lock);
+	ps3vram_dma_poll(client->dma, ps3vram_dma_poll_idle, NULL);
+	client->dma->hw->ops->vram_write(client->dma->hw,
+					 client->start + vram_off, src, len);
+	mutex_unlock(&client->dma->fifo_lock);
+	ps3vram_dma_count(client, PS3VRAM_DMA_CPU_WRITES, 1);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ps3vram_dma_cpu_write);
+
+/* ---- staging slots ----------------------------------------------------- */
+
+static struct ps3vram_dma_slot *ps3vram_dma_slot_try(struct ps3vram_dma *dma)
+{
+	struct ps3vram_dma_slot *slot = NULL;
+	unsigned int i;
+
+	spin_lock(&dma->lock);
+	i = find_first_zero_bit(dma->slot_map, dma->nr_slots);
+	if (i < dma->nr_slots) {
+		set_bit(i, dma->slot_map);
+		slot = &dma->slots[i];
+	}
+	spin_unlock(&dma->lock);
+	return slot;
+}
+
+/**
+ * ps3vram_dma_slot_get() - take a staging slot
+ * @client: the client
+ *
+ * Sleeps until a slot is free: slots are only held for the length of a
+ * copy and the CPU work around it.
+ *
+ * Return: the slot.
+ */
+struct ps3vram_dma_slot *ps3vram_dma_slot_get(struct ps3vram_dma_client *client)
+{
+	struct ps3vram_dma *dma = client->dma;
+	struct ps3vram_dma_slot *slot;
+
+	slot = ps3vram_dma_slot_try(dma);
+	if (slot)
+		return slot;
+	atomic64_inc(&dma->stat[PS3VRAM_DMA_SLOT_STALLS]);
+	wait_event(dma->slot_wait, (slot = ps3vram_dma_slot_try(dma)));
+	return slot;
+}
+EXPORT_SYMBOL_GPL(ps3vram_dma_slot_get);
+
+/**
+ * ps3vram_dma_slot_put() - give a staging slot back
+ * @client: the client that took it
+ * @slot: the slot; no copy may be in flight on it
+ */
+void ps3vram_dma_slot_put(struct ps3vram_dma_client *client,
+			  struct ps3vram_dma_slot *slot)
+{
+	struct ps3vram_dma *dma = client->dma;
+
+	spin_lock(&dma->lock);
+	WARN_ON_ONCE(!test_bit(slot->index, dma->slot_map));
+	clear_bit(slot->index, dma->slot_map);
+	spin_unlock(&dma->lock);
+	wake_up(&dma->slot_wait);
+}
+EXPORT_SYMBOL_GPL(ps3vram_dma_slot_put);
+
+/* ---- sysfs ------------------------------------------------------------- */
+
+static ssize_t ps3vram_dma_show_stats(char *buf, atomic64_t *stat,
+				      unsigned int first, unsigned int last)
+{
+	ssize_t len = 0;
+	unsigned int i;
+
+	for (i = first; i < last; i++)
+		len += sysfs_emit_at(buf, len, "%s%llu", i == first ? "" : " ",
+				     (u64)atomic64_read(&stat[i]));
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+
+static ssize_t io_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return ps3vram_dma_show_stats(buf, to_ps3vram_dma(kobj)->stat, 0,
+				      NR_PS3VRAM_DMA_IO_STATS);
+}
+static struct kobj_attribute io_stat_attr = __ATTR_RO(io_stat);
+
+static ssize_t wait_stat_show(struct kobject *kobj,
+			      struct kobj_attribute *attr, char *buf)
+{
+	struct ps3vram_dma *dma = to_ps3vram_dma(kobj);
+	ssize_t len;
+
+	len = ps3vram_dma_show_stats(buf, dma->stat, PS3VRAM_DMA_WAITS,
+				     NR_PS3VRAM_DMA_STATS);
+	/* Replace the newline with the percentile columns. */
+	return len - 1 + sysfs_emit_at(buf, len - 1, " %llu %llu %llu\n",
+			ps3vram_hist_percentile(&dma->wait_hist, 50),
+			ps3vram_hist_percentile(&dma->wait_hist, 99),
+			ps3vram_hist_percentile(&dma->wait_hist, 100));
+}
+static struct kobj_attribute wait_stat_attr = __ATTR_RO(wait_stat);
+
+static ssize_t mem_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	struct ps3vram_dma *dma = to_ps3vram_dma(kobj);
+	struct ps3vram_dma_client *client;
+	u64 claimed = 0;
+	unsigned int slots_used;
+
+	mutex_lock(&ps3vram_dma_list_lock);
+	list_for_each_entry(client, &dma->clients, node)
+		claimed += client->size;
+	mutex_unlock(&ps3vram_dma_list_lock);
+	spin_lock(&dma->lock);
+	slots_used = bitmap_weight(dma->slot_map, dma->nr_slots);
+	spin_unlock(&dma->lock);
+	return sysfs_emit(buf, "%llu %llu %u %u %u\n", dma->hw->vram_size,
+			  claimed, dma->nr_slots, slots_used,
+			  (unsigned int)hweight_long(READ_ONCE(dma->notifier_busy)));
+}
+static struct kobj_attribute mem_stat_attr = __ATTR_RO(mem_stat);
+
+static ssize_t backend_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_ps3vram_dma(kobj)->hw->name);
+}
+static struct kobj_attribute backend_attr = __ATTR_RO(backend);
+
+static struct attribute *ps3vram_dma_attrs[] = {
+	&backend_attr.attr,
+	&mem_stat_attr.attr,
+	&io_stat_attr.attr,
+	&wait_stat_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(ps3vram_dma);
+
+static void ps3vram_dma_release(struct kobject *kobj)
+{
+	struct ps3vram_dma *dma = to_ps3vram_dma(kobj);
+
+	bitmap_free(dma->slot_map);
+	kfree(dma->slots);
+	kfree(dma);
+}
+
+static const struct kobj_type ps3vram_dma_ktype = {
+	.release = ps3vram_dma_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = ps3vram_dma_groups,
+};
+
+static ssize_t client_io_stat_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	return ps3vram_dma_show_stats(buf, to_client(kobj)->stat, 0,
+				      NR_PS3VRAM_DMA_IO_STATS);
+}
+static struct kobj_attribute client_io_stat_attr =
+	__ATTR(io_stat, 0444, client_io_stat_show, NULL);
+
+static ssize_t claim_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	struct ps3vram_dma_client *client = to_client(kobj);
+
+	return sysfs_emit(buf, "%llu %llu\n", client->start, client->size);
+}
+static struct kobj_attribute claim_attr = __ATTR_RO(claim);
+
+static struct attribute *ps3vram_dma_client_attrs[] = {
+	&claim_attr.attr,
+	&client_io_stat_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(ps3vram_dma_client);
+
+static void ps3vram_dma_client_release(struct kobject *kobj)
+{
+	kfree(to_client(kobj));
+}
+
+static const struct kobj_type ps3vram_dma_client_ktype = {
+	.release = ps3vram_dma_client_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = ps3vram_dma_client_groups,
+};
+
+/* ---- debugfs ----------------------------------------------------------- */
+
+static int wait_hist_show(struct seq_file *m, void *v)
+{
+	struct ps3vram_dma *dma = m->private;
+	unsigned int i;
+	u64 n;
+
+	seq_puts(m, "# le_ns count\n");
+	for (i = 0; i < PS3VRAM_HIST_BUCKETS; i++) {
+		n = atomic64_read(&dma->wait_hist.bucket[i]);
+		if (n)
+			seq_printf(m, "%llu %llu\n",
+				   ps3vram_hist_bucket_max(i), n);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(wait_hist);
+
+/* ---- clients ----------------------------------------------------------- */
+
+static bool ps3vram_dma_name_ok(const char *name)
+{
+	size_t len = strnlen(name, sizeof_field(struct ps3vram_dma_client,
+						name));
+
+	if (!len || len == sizeof_field(struct ps3vram_dma_client, name))
+		return false;
+	for (; *name; name++)
+		if (!isalnum(*name) && *name != '_' && *name != '-')
+			return false;
+	return true;
+}
+
+/*
+ * Find room for @size bytes (0: the largest free range) and the list entry
+ * to insert after.  Caller holds ps3vram_dma_list_lock.
+ */
+static int ps3vram_dma_find_room(struct ps3vram_dma *dma, u64 *size,
+				 u64 *start, struct list_head **after)
+{
+	struct ps3vram_dma_client *client;
+	struct list_head *prev = &dma->clients;
+	u64 gap_start = 0, best = 0;
+
+	lockdep_assert_held(&ps3vram_dma_list_lock);
+
+	list_for_each_entry(client, &dma->clients, node) {
+		u64 gap = client->start - gap_start;
+
+		if (*size ? gap >= *size : gap > best) {
+			best = gap;
+			*start = gap_start;
+			*after = prev;
+			if (*size)
+				return 0;
+		}
+		gap_start = client->start + client->size;
+		prev = &client->node;
+	}
+	if (*size ? dma->hw->vram_size - gap_start >= *size :
+		    dma->hw->vram_size - gap_start > best) {
+		best = dma->hw->vram_size - gap_start;
+		*start = gap_start;
+		*after = prev;
+		if (*size)
+			return 0;
+	}
+	if (*size || best < PS3VRAM_DMA_CLAIM_ALIGN)
+		return -ENOSPC;
+	*size = round_down(best, PS3VRAM_DMA_CLAIM_ALIGN);
+	return 0;
+}
+
+/**
+ * ps3vram_dma_client_create() - become a client and claim VRAM
+ * @name: unique name of letters, digits, '-' and '_', at most 31 chars
+ * @size: bytes of VRAM to claim, rounded up to PS3VRAM_DMA_CLAIM_ALIGN;
+ *	0 claims the largest free range
+ *
+ * Return: the client, or ERR_PTR(): -EINVAL for a bad name, -ENODEV when
+ * no engine is bound, -EEXIST when the name is taken, -ENOSPC when there
+ * is not that much contiguous VRAM free, -ENOMEM.
+ */
+struct ps3vram_dma_client *ps3vram_dma_client_create(const char *name,
+						     u64 size)
+{
+	struct ps3vram_dma_client *client, *other;
+	struct list_head *after = NULL;
+	struct ps3vram_dma *dma;
+	u64 start = 0;
+	int ret;
+
+	if (!name || !ps3vram_dma_name_ok(name))
+		return ERR_PTR(-EINVAL);
+	size = round_up(size, PS3VRAM_DMA_CLAIM_ALIGN);
+
+	client = kzalloc(sizeof(*client), GFP_KERNEL);
+	if (!client)
+		return ERR_PTR(-ENOMEM);
+	strscpy(client->name, name, sizeof(client->name));
+
+	mutex_lock(&ps3vram_dma_list_lock);
+	dma = ps3vram_dma_engine;
+	ret = -ENODEV;
+	if (!dma)
+		goto unlock;
+	ret = -EEXIST;
+	list_for_each_entry(other, &dma->clients, node)
+		if (!strcmp(other->name, name))
+			goto unlock;
+	ret = ps3vram_dma_find_room(dma, &size, &start, &after);
+	if (ret)
+		goto unlock;
+
+	client->dma = dma;
+	client->start = start;
+	client->size = size;
+	ret = kobject_init_and_add(&client->kobj, &ps3vram_dma_client_ktype,
+				   dma->clients_kobj, "%s", name);
+	if (ret) {
+		kobject_put(&client->kobj);
+		mutex_unlock(&ps3vram_dma_list_lock);
+		return ERR_PTR(ret);
+	}
+	list_add(&client->node, after);
+	dma->nr_clients++;
+	kobject_get(&dma->kobj);
+	mutex_unlock(&ps3vram_dma_list_lock);
+	pr_info("client %s: %llu MiB of VRAM at %#llx\n", name, size >> 20,
+		start);
+	return client;
+
+unlock:
+	mutex_unlock(&ps3vram_dma_list_lock);
+	kfree(client);
+	return ERR_PTR(ret);
+}
+EXPORT_SYMBOL_GPL(ps3vram_dma_client_create);
+
+/**
+ * ps3vram_dma_client_destroy() - release the VRAM claim and the engine
+ * @client: a client with no copy in flight and no staging slot held
+ */
+void ps3vram_dma_client_destroy(struct ps3vram_dma_client *client)
+{
+	struct ps3vram_dma *dma = client->dma;
+
+	mutex_lock(&ps3vram_dma_list_lock);
+	list_del(&client->node);
+	dma->nr_clients--;
+	mutex_unlock(&ps3vram_dma_list_lock);
+	kobject_put(&client->kobj);
+	kobject_put(&dma->kobj);
+}
+EXPORT_SYMBOL_GPL(ps3vram_dma_client_destroy);
+
+/**
+ * ps3vram_dma_client_size() - size of a client's VRAM claim
+ * @client: the client
+ *
+ * Return: bytes claimed.
+ */
+u64 ps3vram_dma_client_size(const struct ps3vram_dma_client *client)
+{
+	return client->size;
+}
+EXPORT_SYMBOL_GPL(ps3vram_dma_client_size);
+
+/* ---- engine ------------------------------------------------------------ */
+
+/**
+ * ps3vram_dma_engine_add() - bring up the engine on a backend
+ * @hw: the backend's GPU, with the XDR buffer and VRAM ready
+ *
+ * Return: 0; -EBUSY when an engine exists already; -EINVAL when the XDR
+ * buffer has no room for a slot after the FIFO; -ENOMEM; or the error of
+ * the backend's first reset.
+ */
+int ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
+{
+	struct ps3vram_dma *dma;
+	unsigned int i;
+	int ret;
+
+	if (hw->xdr_size < PS3VRAM_FIFO_SIZE + PAGE_SIZE)
+		return -EINVAL;
+
+	dma = kzalloc(sizeof(*dma), GFP_KERNEL);
+	if (!dma)
+		return -ENOMEM;
+	kobject_init(&dma->kobj, &ps3vram_dma_ktype);
+	dma->hw = hw;
+	mutex_init(&dma->fifo_lock);
+	spin_lock_init(&dma->lock);
+	init_waitqueue_head(&dma->slot_wait);
+	INIT_LIST_HEAD(&dma->clients);
+	ps3vram_ring_init(&dma->ring, hw->xdr, PS3VRAM_FIFO_SIZE);
+
+	dma->nr_slots = (hw->xdr_size - PS3VRAM_FIFO_SIZE) / PAGE_SIZE;
+	dma->slots = kcalloc(dma->nr_slots, sizeof(*dma->slots), GFP_KERNEL);
+	dma->slot_map = bitmap_zalloc(dma->nr_slots, GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!dma->slots || !dma->slot_map)
+		goto put;
+	for (i = 0; i < dma->nr_slots; i++) {
+		dma->slots[i].index = i;
+		dma->slots[i].buf = hw->xdr + PS3VRAM_FIFO_SIZE + i * PAGE_SIZE;
+	}
+
+	mutex_lock(&dma->fifo_lock);
+	ret = ps3vram_dma_reset_locked(dma);
+	mutex_unlock(&dma->fifo_lock);
+	if (ret)
+		goto put;
+	/* The first reset is bring-up, not an incident. */
+	atomic64_set(&dma->stat[PS3VRAM_DMA_RESETS], 0);
+
+	mutex_lock(&ps3vram_dma_list_lock);
+	ret = -EBUSY;
+	if (ps3vram_dma_engine)
+		goto unlock;
+	ret = kobject_add(&dma->kobj, kernel_kobj, "ps3vram_dma");
+	if (ret)
+		goto unlock;
+	ret = -ENOMEM;
+	dma->clients_kobj = kobject_create_and_add("clients", &dma->kobj);
+	if (!dma->clients_kobj)
+		goto del;
+	dma->debugfs = debugfs_create_dir("ps3vram_dma", NULL);
+	debugfs_create_file("wait_hist", 0444, dma->debugfs, dma,
+			    &wait_hist_fops);
+	ps3vram_dma_engine = dma;
+	mutex_unlock(&ps3vram_dma_list_lock);
+	dev_info(hw->dev, "%s engine: %llu MiB VRAM, %u staging slots, %u notifiers\n",
+		 hw->name, hw->vram_size >> 20, dma->nr_slots,
+		 PS3VRAM_NR_NOTIFIERS);
+	return 0;
+
+del:
+	kobject_del(&dma->kobj);
+unlock:
+	mutex_unlock(&ps3vram_dma_list_lock);
+put:
+	kobject_put(&dma->kobj);
+	return ret;
+}
+
+/**
+ * ps3vram_dma_engine_remove() - take the engine down
+ * @hw: the backend passed to ps3vram_dma_engine_add()
+ *
+ * Clients hold a reference on this module through the symbols they use,
+ * and backends suppress manual unbinding, so no client exists here.
+ */
+void ps3vram_dma_engine_remove(struct ps3vram_dma_hw *hw)
+{
+	struct ps3vram_dma *dma;
+
+	mutex_lock(&ps3vram_dma_list_lock);
+	dma = ps3vram_dma_engine;
+	if (!dma || dma->hw != hw) {
+		mutex_unlock(&ps3vram_dma_list_lock);
+		return;
+	}
+	WARN_ON(dma->nr_clients);
+	ps3vram_dma_engine = NULL;
+	debugfs_remove_recursive(dma->debugfs);
+	kobject_put(dma->clients_kobj);
+	kobject_del(&dma->kobj);
+	mutex_unlock(&ps3vram_dma_list_lock);
+	kobject_put(&dma->kobj);
+}
+
+/* The debugfs directory of the engine, for the backend's own files. */
+struct dentry *ps3vram_dma_debugfs_dir(void)
+{
+	return ps3vram_dma_engine ? ps3vram_dma_engine->debugfs : NULL;
+}
+
+static int __init ps3vram_dma_init(void)
+{
+	int ret;
+
+	ret = ps3vram_rsx_init();
+	if (ret)
+		return ret;
+	ret = ps3vram_emu_init();
+	if (ret)
+		ps3vram_rsx_exit();
+	return ret;
+}
+
+static void __exit ps3vram_dma_exit(void)
+{
+	ps3vram_emu_exit();
+	ps3vram_rsx_exit();
+}
+
+module_init(ps3vram_dma_init);
+module_exit(ps3vram_dma_exit);
+
+MODULE_DESCRIPTION("Shared RSX DMA engine for the PS3 video RAM");
+MODULE_LICENSE("GPL");

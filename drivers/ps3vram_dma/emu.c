@@ -1,0 +1,623 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ps3vram_dma emu: a software RSX for machines without one
+ *
+ * The engine core writes real RSX commands into a real FIFO; this backend
+ * replaces only what a PS3 does in hardware and hypervisor: the PUT/GET
+ * registers, the kick, the notifier reports and the copy engine itself.
+ *
+ * VRAM is the BAR 2 of an ivshmem PCI device (1af4:1110, QEMU's
+ * "-device ivshmem-plain"), bound automatically when present, or a
+ * vmalloc()ed buffer of emu_vram_mb MiB when that is set and no such device
+ * exists.  The XDR buffer is ordinary memory in the linear mapping.
+ *
+ * A kick decodes the words from GET to PUT at once: methods update the
+ * state of the subchannel, a BUFFER_NOTIFY executes the copy, a NOTIFY + NOP
+ * pair arms the notifier.  Completion is a model of device time: the engine
+ * is busy for emu_setup_ns plus bytes / emu_bandwidth_mbs per copy, copies
+ * queue behind each other, and a notifier reads "done" only once the model
+ * says the copy has finished.  So the polling code waits as on hardware,
+ * and nothing needs a second CPU or a timer.
+ *
+ * Whatever the RSX would refuse (unknown method or object, a copy outside
+ * VRAM or outside the staging part of the XDR buffer, a jump outside the
+ * FIFO) stops the emulated engine with a message until the next reset, so
+ * ring bugs surface as timeouts, as they would on a PS3.
+ *
+ * Fault injection (module parameters, writable at run time):
+ * emu_timeout_every=N hangs the engine at every Nth copy until a reset;
+ * emu_drop_every=N performs every Nth copy but never writes its notifier;
+ * emu_stall_us=U delays every completion by U microseconds.
+ *
+ * Locking: kick and reset run under the engine's fifo_lock; notifiers are
+ * read locklessly: a deadline is a single u64 written before the kick that
+ * arms it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/io.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/platform_device.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "internal.h"
+
+/* XDR buffer: the FIFO and 480 staging slots, as large as ps3vram's. */
+#define PS3VRAM_EMU_XDR_SIZE		(2 * 1024 * 1024)
+/* Notifier objects the emulated context has (the engine uses fewer). */
+#define PS3VRAM_EMU_NR_NOTIFIERS	16
+#define PS3VRAM_EMU_NEVER		U64_MAX
+#define PS3VRAM_EMU_NR_SUBCH		8
+
+static unsigned int emu_vram_mb;
+module_param(emu_vram_mb, uint, 0444);
+MODULE_PARM_DESC(emu_vram_mb, "Without an ivshmem device: emulate this much VRAM (MiB) in vmalloc memory (default 0: none)");
+
+/* Per-copy cost; a few microseconds of setup as seen on the RSX. */
+static unsigned int emu_setup_ns = 2000;
+module_param(emu_setup_ns, uint, 0644);
+MODULE_PARM_DESC(emu_setup_ns, "Modelled per-copy setup time in ns (default 2000)");
+
+/* About 5 GiB/s in the seed thread's measurements. */
+static unsigned int emu_bandwidth_mbs = 5120;
+module_param(emu_bandwidth_mbs, uint, 0644);
+MODULE_PARM_DESC(emu_bandwidth_mbs, "Modelled copy bandwidth in MB/s (default 5120)");
+
+static unsigned int emu_timeout_every;
+module_param(emu_timeout_every, uint, 0644);
+MODULE_PARM_DESC(emu_timeout_every, "Fault injection: hang the engine at every Nth copy (0: off)");
+
+static unsigned int emu_drop_every;
+module_param(emu_drop_every, uint, 0644);
+MODULE_PARM_DESC(emu_drop_every, "Fault injection: never write the notifier of every Nth copy (0: off)");
+
+static unsigned int emu_stall_us;
+module_param(emu_stall_us, uint, 0644);
+MODULE_PARM_DESC(emu_stall_us, "Fault injection: delay every completion by this many us (default 0)");
+
+/**
+ * struct ps3vram_emu_subch - state of one subchannel
+ * @object: bound object handle, 0 if none
+ * @notifier: notifier index from DMA_NOTIFY
+ * @dma_in: source DMA object
+ * @dma_out: destination DMA object
+ * @m2mf: OFFSET_IN .. BUFFER_NOTIFY, indexed by (method - OFFSET_IN) / 4
+ * @notify: a NOTIFY is pending for the next NOP
+ */
+struct ps3vram_emu_subch {
+	u32 object;
+	u32 notifier;
+	u32 dma_in;
+	u32 dma_out;
+	u32 m2mf[8];
+	bool notify;
+};
+
+/**
+ * struct ps3vram_emu - the software RSX
+ * @hw: what the engine core sees
+ * @vram: VRAM contents
+ * @vmalloced: @vram came from vmalloc(), not from a PCI BAR
+ * @put: PUT register, FIFO offset in bytes
+ * @get: GET register, FIFO offset in bytes
+ * @error: the engine stopped on this; cleared by reset
+ * @busy_until: modelled time (ns) at which the last queued copy finishes
+ * @copies: copies seen since load, for the every-Nth injections
+ * @deadline: when each notifier becomes visible (ns), or never
+ * @observed: the notifier has been seen done once
+ * @subch: per-subchannel state
+ * @overshoot: time between a completion and the poll that saw it (ns)
+ * @faults: injected faults so far
+ */
+struct ps3vram_emu {
+	struct ps3vram_dma_hw hw;
+	void *vram;
+	bool vmalloced;
+	u32 put;
+	u32 get;
+	const char *error;
+	u64 busy_until;
+	u64 copies;
+	u64 deadline[PS3VRAM_EMU_NR_NOTIFIERS];
+	atomic_t observed[PS3VRAM_EMU_NR_NOTIFIERS];
+	struct ps3vram_emu_subch subch[PS3VRAM_EMU_NR_SUBCH];
+	struct ps3vram_hist overshoot;
+	atomic_t faults;
+};
+
+static inline struct ps3vram_emu *to_emu(struct ps3vram_dma_hw *hw)
+{
+	return container_of(hw, struct ps3vram_emu, hw);
+}
+
+static void ps3vram_emu_stop(struct ps3vram_emu *emu, const char *why, u32 a,
+			     u32 b)
+{
+	if (emu->error)
+		return;
+	emu->error = why;
+	dev_err(emu->hw.dev, "RSX error at GET %#x: %s (%#x, %#x)\n",
+		emu->get, why, a, b);
+}
+
+/*
+ * Translate a copy end point to a CPU address, or NULL when the range is
+ * outside what the DMA object may reach.
+ */
+static void *ps3vram_emu_addr(struct ps3vram_emu *emu, u32 obj, u32 addr,
+			      u64 len)
+{
+	if (obj == PS3VRAM_DMA_OBJ_VRAM) {
+		if (addr >= emu->hw.vram_size || len > emu->hw.vram_size - addr)
+			return NULL;
+		return emu->vram + addr;
+	}
+	/* XDR: only the staging slots, never the FIFO. */
+	if (addr < PS3VRAM_XDR_IOIF + PS3VRAM_FIFO_SIZE)
+		return NULL;
+	addr -= PS3VRAM_XDR_IOIF;
+	if (addr >= emu->hw.xdr_size || len > emu->hw.xdr_size - addr)
+		return NULL;
+	return emu->hw.xdr + addr;
+}
+
+static u64 ps3vram_emu_cost(u64 bytes)
+{
+	u32 mbs = max(READ_ONCE(emu_bandwidth_mbs), 1U);
+
+	return READ_ONCE(emu_setup_ns) + div_u64(bytes * 1000, mbs);
+}
+
+/* BUFFER_NOTIFY: run the copy described by the subchannel's registers. */
+static void ps3vram_emu_copy(struct ps3vram_emu *emu,
+			     struct ps3vram_emu_subch *sc)
+{
+	u32 in = sc->m2mf[0], out = sc->m2mf[1];
+	u32 pitch_in = sc->m2mf[2], pitch_out = sc->m2mf[3];
+	u32 line = sc->m2mf[4], count = sc->m2mf[5];
+	u64 span_in = (u64)pitch_in * (count - 1) + line;
+	u64 span_out = (u64)pitch_out * (count - 1) + line;
+	unsigned int every;
+	void *src, *dst;
+	u64 now, start;
+	u32 i;
+
+	if (sc->m2mf[6] != PS3VRAM_M2MF_FORMAT_1_1 || !count || !line)
+		return ps3vram_emu_stop(emu, "unsupported copy format",
+					sc->m2mf[6], count);
+	src = ps3vram_emu_addr(emu, sc->dma_in, in, span_in);
+	dst = ps3vram_emu_addr(emu, sc->dma_out, out, span_out);
+	if (!src || !dst)
+		return ps3vram_emu_stop(emu, "copy out of range", in, out);
+
+	emu->copies++;
+	every = READ_ONCE(emu_timeout_every);
+	if (every && !(emu->copies % every)) {
+		atomic_inc(&emu->faults);
+		return ps3vram_emu_stop(emu, "injected hang", in, out);
+	}
+
+	for (i = 0; i < count; i++)
+		memcpy(dst + (u64)i * pitch_out, src + (u64)i * pitch_in, line);
+
+	now = ktime_get_ns();
+	start = max(now, emu->busy_until);
+	emu->busy_until = start + ps3vram_emu_cost((u64)line * count);
+}
+
+/* NOP after NOTIFY: the notifier is written when the engine gets there. */
+static void ps3vram_emu_notify(struct ps3vram_emu *emu,
+			       struct ps3vram_emu_subch *sc)
+{
+	unsigned int every = READ_ONCE(emu_drop_every);
+	u64 when = max(emu->busy_until, ktime_get_ns());
+
+	sc->notify = false;
+	if (every && !(emu->copies % every)) {
+		atomic_inc(&emu->faults);
+		return;
+	}
+	when += (u64)READ_ONCE(emu_stall_us) * NSEC_PER_USEC;
+	WRITE_ONCE(emu->deadline[sc->notifier], when);
+}
+
+static void ps3vram_emu_method(struct ps3vram_emu *emu, u32 subch, u32 method,
+			       u32 data)
+{
+	struct ps3vram_emu_subch *sc = &emu->subch[subch];
+
+	if (method != PS3VRAM_M_SET_OBJECT && !sc->object)
+		return ps3vram_emu_stop(emu, "method on unbound subchannel",
+					subch, method);
+
+	switch (method) {
+	case PS3VRAM_M_SET_OBJECT:
+		if (data != PS3VRAM_OBJ_UPLOAD && data != PS3VRAM_OBJ_DOWNLOAD)
+			return ps3vram_emu_stop(emu, "unknown object", subch,
+						data);
+		sc->object = data;
+		break;
+	case PS3VRAM_M_DMA_NOTIFY:
+		if (data < PS3VRAM_NOTIFIER_HANDLE_BASE ||
+		    data >= PS3VRAM_NOTIFIER_HANDLE_BASE +
+			    PS3VRAM_EMU_NR_NOTIFIERS)
+			return ps3vram_emu_stop(emu, "unknown notifier", subch,
+						data);
+		sc->notifier = data - PS3VRAM_NOTIFIER_HANDLE_BASE;
+		break;
+	case PS3VRAM_M_DMA_BUFFER_IN:
+	case PS3VRAM_M_DMA_BUFFER_OUT:
+		if (data != PS3VRAM_DMA_OBJ_XDR && data != PS3VRAM_DMA_OBJ_VRAM)
+			return ps3vram_emu_stop(emu, "unknown DMA object",
+						method, data);
+		if (method == PS3VRAM_M_DMA_BUFFER_IN)
+			sc->dma_in = data;
+		else
+			sc->dma_out = data;
+		break;
+	case PS3VRAM_M_OFFSET_IN ... PS3VRAM_M_BUFFER_NOTIFY:
+		sc->m2mf[(method - PS3VRAM_M_OFFSET_IN) / 4] = data;
+		if (method == PS3VRAM_M_BUFFER_NOTIFY)
+			ps3vram_emu_copy(emu, sc);
+		break;
+	case PS3VRAM_M_NOTIFY:
+		sc->notify = true;
+		break;
+	case PS3VRAM_M_NOP:
+		if (sc->notify)
+			ps3vram_emu_notify(emu, sc);
+		break;
+	default:
+		ps3vram_emu_stop(emu, "unknown method", subch, method);
+	}
+}
+
+static u32 ps3vram_emu_fetch(struct ps3vram_emu *emu)
+{
+	u32 word = ((u32 *)emu->hw.xdr)[emu->get / sizeof(u32)];
+
+	emu->get += sizeof(u32);
+	return word;
+}
+
+/* Execute the FIFO from GET to PUT. */
+static void ps3vram_emu_run(struct ps3vram_emu *emu)
+{
+	u32 word, count, subch, method, target;
+
+	while (!emu->error && emu->get != emu->put) {
+		if (emu->get >= PS3VRAM_FIFO_SIZE)
+			return ps3vram_emu_stop(emu, "GET ran off the FIFO",
+						emu->get, emu->put);
+		word = ps3vram_emu_fetch(emu);
+		if (ps3vram_ring_is_jump(word)) {
+			target = (word & ~PS3VRAM_RING_JUMP_MASK) -
+				 PS3VRAM_XDR_IOIF;
+			if (target >= PS3VRAM_FIFO_SIZE)
+				return ps3vram_emu_stop(emu, "jump out of FIFO",
+							word, 0);
+			emu->get = target;
+			continue;
+		}
+		count = ps3vram_ring_count(word);
+		subch = ps3vram_ring_subch(word);
+		method = ps3vram_ring_method(word);
+		if (word & ~(PS3VRAM_RING_COUNT_MASK << PS3VRAM_RING_COUNT_SHIFT |
+			     PS3VRAM_RING_SUBCH_MASK << PS3VRAM_RING_SUBCH_SHIFT |
+			     PS3VRAM_RING_METHOD_MASK) || !count)
+			return ps3vram_emu_stop(emu, "bad command header",
+						word, 0);
+		if (emu->get + count * sizeof(u32) > PS3VRAM_FIFO_SIZE)
+			return ps3vram_emu_stop(emu, "command past FIFO end",
+						word, emu->get);
+		for (; count && !emu->error; count--, method += 4)
+			ps3vram_emu_method(emu, subch, method,
+					   ps3vram_emu_fetch(emu));
+	}
+}
+
+static void ps3vram_emu_kick(struct ps3vram_dma_hw *hw, u32 put)
+{
+	struct ps3vram_emu *emu = to_emu(hw);
+
+	emu->put = put;
+	ps3vram_emu_run(emu);
+}
+
+static bool ps3vram_emu_idle(struct ps3vram_dma_hw *hw)
+{
+	struct ps3vram_emu *emu = to_emu(hw);
+
+	return READ_ONCE(emu->get) == READ_ONCE(emu->put);
+}
+
+static void ps3vram_emu_notifier_reset(struct ps3vram_dma_hw *hw,
+				       unsigned int n)
+{
+	struct ps3vram_emu *emu = to_emu(hw);
+
+	WRITE_ONCE(emu->deadline[n], PS3VRAM_EMU_NEVER);
+	atomic_set(&emu->observed[n], 0);
+}
+
+static bool ps3vram_emu_notifier_done(struct ps3vram_dma_hw *hw,
+				      unsigned int n)
+{
+	struct ps3vram_emu *emu = to_emu(hw);
+	u64 deadline = READ_ONCE(emu->deadline[n]);
+	u64 now;
+
+	if (deadline == PS3VRAM_EMU_NEVER)
+		return false;
+	now = ktime_get_ns();
+	if (now < deadline)
+		return false;
+	if (!atomic_xchg(&emu->observed[n], 1))
+		ps3vram_hist_add(&emu->overshoot, now - deadline);
+	return true;
+}
+
+static int ps3vram_emu_reset(struct ps3vram_dma_hw *hw)
+{
+	struct ps3vram_emu *emu = to_emu(hw);
+	unsigned int n;
+
+	if (emu->error)
+		dev_info(hw->dev, "reset after: %s\n", emu->error);
+	emu->error = NULL;
+	emu->get = 0;
+	emu->put = 0;
+	emu->busy_until = 0;
+	memset(emu->subch, 0, sizeof(emu->subch));
+	for (n = 0; n < PS3VRAM_EMU_NR_NOTIFIERS; n++)
+		ps3vram_emu_notifier_reset(hw, n);
+	return 0;
+}
+
+static void ps3vram_emu_vram_read(struct ps3vram_dma_hw *hw, void *dst,
+				  u64 off, unsigned int len)
+{
+	memcpy(dst, to_emu(hw)->vram + off, len);
+}
+
+static void ps3vram_emu_vram_write(struct ps3vram_dma_hw *hw, u64 off,
+				   const void *src, unsigned int len)
+{
+	memcpy(to_emu(hw)->vram + off, src, len);
+}
+
+static const struct ps3vram_dma_hw_ops ps3vram_emu_ops = {
+	.kick = ps3vram_emu_kick,
+	.idle = ps3vram_emu_idle,
+	.notifier_reset = ps3vram_emu_notifier_reset,
+	.notifier_done = ps3vram_emu_notifier_done,
+	.reset = ps3vram_emu_reset,
+	.vram_read = ps3vram_emu_vram_read,
+	.vram_write = ps3vram_emu_vram_write,
+};
+
+static int overshoot_show(struct seq_file *m, void *v)
+{
+	struct ps3vram_emu *emu = m->private;
+	unsigned int i;
+	u64 n;
+
+	seq_puts(m, "# le_ns count\n");
+	for (i = 0; i < PS3VRAM_HIST_BUCKETS; i++) {
+		n = atomic64_read(&emu->overshoot.bucket[i]);
+		if (n)
+			seq_printf(m, "%llu %llu\n",
+				   ps3vram_hist_bucket_max(i), n);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(overshoot);
+
+static int ps3vram_emu_reset_stats_set(void *data, u64 val)
+{
+	struct ps3vram_emu *emu = data;
+
+	ps3vram_hist_reset(&emu->overshoot);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(ps3vram_emu_reset_stats_fops, NULL,
+			 ps3vram_emu_reset_stats_set, "%llu\n");
+
+static void ps3vram_emu_debugfs(struct ps3vram_emu *emu)
+{
+	struct dentry *dir = debugfs_create_dir("emu", ps3vram_dma_debugfs_dir());
+
+	debugfs_create_file("overshoot_hist", 0444, dir, emu, &overshoot_fops);
+	debugfs_create_file_unsafe("overshoot_reset", 0200, dir, emu,
+				   &ps3vram_emu_reset_stats_fops);
+	debugfs_create_atomic_t("faults", 0444, dir,
+				&emu->faults);
+}
+
+/* Allocate the XDR buffer and add the engine; @vram is set up by the caller. */
+static struct ps3vram_emu *ps3vram_emu_create(struct device *dev, void *vram,
+					      u64 vram_size)
+{
+	struct ps3vram_emu *emu;
+	int ret;
+
+	emu = kzalloc(sizeof(*emu), GFP_KERNEL);
+	if (!emu)
+		return ERR_PTR(-ENOMEM);
+	/* The GPU sees the XDR buffer by physical address: linear memory. */
+	emu->hw.xdr = alloc_pages_exact(PS3VRAM_EMU_XDR_SIZE,
+					GFP_KERNEL | __GFP_ZERO);
+	if (!emu->hw.xdr) {
+		kfree(emu);
+		return ERR_PTR(-ENOMEM);
+	}
+	emu->hw.ops = &ps3vram_emu_ops;
+	emu->hw.dev = dev;
+	emu->hw.name = "emu";
+	emu->hw.xdr_size = PS3VRAM_EMU_XDR_SIZE;
+	emu->hw.vram_size = vram_size;
+	emu->vram = vram;
+
+	ret = ps3vram_dma_engine_add(&emu->hw);
+	if (ret) {
+		free_pages_exact(emu->hw.xdr, PS3VRAM_EMU_XDR_SIZE);
+		kfree(emu);
+		return ERR_PTR(ret);
+	}
+	ps3vram_emu_debugfs(emu);
+	return emu;
+}
+
+static void ps3vram_emu_destroy(struct ps3vram_emu *emu)
+{
+	ps3vram_dma_engine_remove(&emu->hw);
+	free_pages_exact(emu->hw.xdr, PS3VRAM_EMU_XDR_SIZE);
+	if (emu->vmalloced)
+		vfree(emu->vram);
+	kfree(emu);
+}
+
+/* ---- ivshmem PCI device ------------------------------------------------ */
+
+#define PS3VRAM_EMU_IVSHMEM_BAR		2
+
+/* An ivshmem device is bound; under the driver core's probe serialisation. */
+static bool ps3vram_emu_bound;
+
+static int ps3vram_emu_pci_probe(struct pci_dev *pdev,
+				 const struct pci_device_id *id)
+{
+	resource_size_t start, len;
+	struct ps3vram_emu *emu;
+	void *vram;
+	int ret;
+
+	ret = pci_enable_device_mem(pdev);
+	if (ret)
+		return ret;
+	ret = pci_request_region(pdev, PS3VRAM_EMU_IVSHMEM_BAR, KBUILD_MODNAME);
+	if (ret)
+		goto disable;
+	start = pci_resource_start(pdev, PS3VRAM_EMU_IVSHMEM_BAR);
+	len = pci_resource_len(pdev, PS3VRAM_EMU_IVSHMEM_BAR);
+	/* Shared memory, not registers: map it cacheable like RAM. */
+	vram = len ? memremap(start, len, MEMREMAP_WB) : NULL;
+	ret = -ENODEV;
+	if (!vram)
+		goto release;
+
+	emu = ps3vram_emu_create(&pdev->dev, vram, len);
+	ret = PTR_ERR_OR_ZERO(emu);
+	if (ret)
+		goto unmap;
+	pci_set_drvdata(pdev, emu);
+	ps3vram_emu_bound = true;
+	return 0;
+
+unmap:
+	memunmap(vram);
+release:
+	pci_release_region(pdev, PS3VRAM_EMU_IVSHMEM_BAR);
+disable:
+	pci_disable_device(pdev);
+	return ret;
+}
+
+static void ps3vram_emu_pci_remove(struct pci_dev *pdev)
+{
+	struct ps3vram_emu *emu = pci_get_drvdata(pdev);
+	void *vram = emu->vram;
+
+	ps3vram_emu_destroy(emu);
+	memunmap(vram);
+	pci_release_region(pdev, PS3VRAM_EMU_IVSHMEM_BAR);
+	pci_disable_device(pdev);
+	ps3vram_emu_bound = false;
+}
+
+static const struct pci_device_id ps3vram_emu_pci_ids[] = {
+	{ PCI_DEVICE(PCI_VENDOR_ID_REDHAT_QUMRANET, 0x1110) },	/* ivshmem */
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, ps3vram_emu_pci_ids);
+
+static struct pci_driver ps3vram_emu_pci_driver = {
+	.name = "ps3vram_dma_emu",
+	.id_table = ps3vram_emu_pci_ids,
+	.probe = ps3vram_emu_pci_probe,
+	.remove = ps3vram_emu_pci_remove,
+	/* Clients cannot survive losing their VRAM. */
+	.driver.suppress_bind_attrs = true,
+};
+
+/* ---- vmalloc VRAM ------------------------------------------------------ */
+
+static struct platform_device *ps3vram_emu_pdev;
+static struct ps3vram_emu *ps3vram_emu_vmalloc;
+
+static int ps3vram_emu_vmalloc_create(void)
+{
+	u64 size = (u64)emu_vram_mb << 20;
+	struct ps3vram_emu *emu;
+	void *vram;
+	int ret;
+
+	ps3vram_emu_pdev = platform_device_register_simple("ps3vram_dma_emu",
+							   -1, NULL, 0);
+	if (IS_ERR(ps3vram_emu_pdev))
+		return PTR_ERR(ps3vram_emu_pdev);
+	ret = -ENOMEM;
+	vram = vzalloc(size);
+	if (!vram)
+		goto unregister;
+	emu = ps3vram_emu_create(&ps3vram_emu_pdev->dev, vram, size);
+	ret = PTR_ERR_OR_ZERO(emu);
+	if (ret)
+		goto free;
+	emu->vmalloced = true;
+	ps3vram_emu_vmalloc = emu;
+	return 0;
+
+free:
+	vfree(vram);
+unregister:
+	platform_device_unregister(ps3vram_emu_pdev);
+	return ret;
+}
+
+int ps3vram_emu_init(void)
+{
+	int ret;
+
+	ret = pci_register_driver(&ps3vram_emu_pci_driver);
+	if (ret)
+		return ret;
+	/* Devices present at load have been probed by now. */
+	if (emu_vram_mb && !ps3vram_emu_bound) {
+		ret = ps3vram_emu_vmalloc_create();
+		if (ret) {
+			pr_err("cannot emulate %u MiB of VRAM: %d\n",
+			       emu_vram_mb, ret);
+			pci_unregister_driver(&ps3vram_emu_pci_driver);
+			return ret;
+		}
+	} else if (!ps3vram_emu_bound) {
+		pr_info("no ivshmem VRAM window; set emu_vram_mb to emulate one in RAM\n");
+	}
+	return 0;
+}
+
+void ps3vram_emu_exit(void)
+{
+	if (ps3vram_emu_vmalloc) {
+		ps3vram_emu_destroy(ps3vram_emu_vmalloc);
+		platform_device_unregister(ps3vram_emu_pdev);
+	}
+	pci_unregister_driver(&ps3vram_emu_pci_driver);
+}

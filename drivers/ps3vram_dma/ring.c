@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ps3vram_dma ring: encoding of the RSX command FIFO
+ *
+ * This is the only code that writes RSX commands.  It is portable C with no
+ * hardware access, so the PS3 backend and the software RSX (emu.c) run the
+ * very same command stream, and the userspace unit tests decode it too.
+ *
+ * The FIFO is a ring of 32-bit words at the start of the XDR buffer.  A
+ * command is a header word, (count << 18) | (subchannel << 13) | method,
+ * followed by count data words for consecutive methods.  The GPU fetches
+ * from GET up to PUT; at the end of the ring the CPU writes a jump back to
+ * the start and moves PUT there.  A copy is:
+ *
+ *	DMA_NOTIFY	notifier object for this copy
+ *	OFFSET_IN ...	8 words of NV_MEMORY_TO_MEMORY_FORMAT parameters;
+ *			writing the last one (BUFFER_NOTIFY) starts the copy
+ *	NOTIFY 0	ask for a notify ...
+ *	NOP 0		... which is written once the copy is done
+ *
+ * Each copy names its own notifier, so several copies can be in flight,
+ * each completing on its own report block.
+ *
+ * Locking: callers hold the engine's fifo_lock.
+ */
+#include <linux/build_bug.h>
+
+#include "internal.h"
+
+/* Words a copy takes: 4 headers plus 1 + 8 + 1 + 1 data words. */
+#define PS3VRAM_RING_COPY_WORDS		15
+
+void ps3vram_ring_init(struct ps3vram_ring *ring, u32 *base, u32 bytes)
+{
+	ring->base = base;
+	ring->words = bytes / sizeof(u32);
+	ring->pos = 0;
+}
+
+/* The value for the PUT register, as an offset into the FIFO in bytes. */
+u32 ps3vram_ring_put(const struct ps3vram_ring *ring)
+{
+	return ring->pos * sizeof(u32);
+}
+
+static void ps3vram_ring_out(struct ps3vram_ring *ring, u32 word)
+{
+	ring->base[ring->pos++] = word;
+}
+
+static void ps3vram_ring_begin(struct ps3vram_ring *ring, u32 subch,
+			       u32 method, u32 count)
+{
+	ps3vram_ring_out(ring, (count << PS3VRAM_RING_COUNT_SHIFT) |
+			 (subch << PS3VRAM_RING_SUBCH_SHIFT) | method);
+}
+
+/*
+ * True when the next copy might not fit before the end of the ring.  The
+ * caller then waits for the GPU to go idle and rewinds.
+ */
+bool ps3vram_ring_needs_rewind(const struct ps3vram_ring *ring)
+{
+	return (ring->words - ring->pos) * sizeof(u32) < PS3VRAM_FIFO_SLACK;
+}
+
+/*
+ * Jump back to the start of the FIFO.  The caller kicks with the new PUT
+ * (0) afterwards; the GPU must have fetched everything before the jump.
+ */
+void ps3vram_ring_rewind(struct ps3vram_ring *ring)
+{
+	ps3vram_ring_out(ring, PS3VRAM_RING_JUMP | PS3VRAM_XDR_IOIF);
+	ring->pos = 0;
+}
+
+static void ps3vram_ring_bind_one(struct ps3vram_ring *ring, u32 subch,
+				  u32 object, u32 in, u32 out)
+{
+	ps3vram_ring_begin(ring, subch, PS3VRAM_M_SET_OBJECT, 1);
+	ps3vram_ring_out(ring, object);
+	ps3vram_ring_begin(ring, subch, PS3VRAM_M_DMA_NOTIFY, 3);
+	ps3vram_ring_out(ring, PS3VRAM_NOTIFIER_HANDLE_BASE);
+	ps3vram_ring_out(ring, in);
+	ps3vram_ring_out(ring, out);
+}
+
+/* Bind the upload and download objects to their subchannels. */
+void ps3vram_ring_bind(struct ps3vram_ring *ring)
+{
+	ps3vram_ring_bind_one(ring, PS3VRAM_SUBCH_UPLOAD, PS3VRAM_OBJ_UPLOAD,
+			      PS3VRAM_DMA_OBJ_XDR, PS3VRAM_DMA_OBJ_VRAM);
+	ps3vram_ring_bind_one(ring, PS3VRAM_SUBCH_DOWNLOAD,
+			      PS3VRAM_OBJ_DOWNLOAD, PS3VRAM_DMA_OBJ_VRAM,
+			      PS3VRAM_DMA_OBJ_XDR);
+}
+
+/**
+ * ps3vram_ring_copy() - queue one copy and its completion notify
+ * @ring: the FIFO
+ * @upload: true for XDR to VRAM, false for VRAM to XDR
+ * @xdr_off: offset in the XDR buffer
+ * @vram_off: offset in VRAM
+ * @len: bytes to copy, one line
+ * @notifier: notifier index to report completion on
+ *
+ * The caller has reset the notifier, and checked with
+ * ps3vram_ring_needs_rewind() that the copy fits.
+ */
+void ps3vram_ring_copy(struct ps3vram_ring *ring, bool upload, u32 xdr_off,
+		       u32 vram_off, u32 len, unsigned int notifier)
+{
+	u32 subch = upload ? PS3VRAM_SUBCH_UPLOAD : PS3VRAM_SUBCH_DOWNLOAD;
+	u32 xdr = PS3VRAM_XDR_IOIF + xdr_off;
+
+	BUILD_BUG_ON(PS3VRAM_RING_COPY_WORDS * sizeof(u32) >=
+		     PS3VRAM_FIFO_SLACK);
+
+	ps3vram_ring_begin(ring, subch, PS3VRAM_M_DMA_NOTIFY, 1);
+	ps3vram_ring_out(ring, PS3VRAM_NOTIFIER_HANDLE_BASE + notifier);
+
+	ps3vram_ring_begin(ring, subch, PS3VRAM_M_OFFSET_IN, 8);
+	ps3vram_ring_out(ring, upload ? xdr : vram_off);	/* OFFSET_IN */
+	ps3vram_ring_out(ring, upload ? vram_off : xdr);	/* OFFSET_OUT */
+	ps3vram_ring_out(ring, len);				/* PITCH_IN */
+	ps3vram_ring_out(ring, len);				/* PITCH_OUT */
+	ps3vram_ring_out(ring, len);			/* LINE_LENGTH_IN */
+	ps3vram_ring_out(ring, 1);				/* LINE_COUNT */
+	ps3vram_ring_out(ring, PS3VRAM_M2MF_FORMAT_1_1);	/* FORMAT */
+	ps3vram_ring_out(ring, 0);			/* BUFFER_NOTIFY */
+
+	ps3vram_ring_begin(ring, subch, PS3VRAM_M_NOTIFY, 1);
+	ps3vram_ring_out(ring, 0);
+	ps3vram_ring_begin(ring, subch, PS3VRAM_M_NOP, 1);
+	ps3vram_ring_out(ring, 0);
+}

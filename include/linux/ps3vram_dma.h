@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ps3vram_dma - one DMA engine for every user of the PS3 video RAM
+ *
+ * The RSX DMA engine copies between main memory (XDR) and video RAM (VRAM)
+ * at gigabytes per second, while the CPU reads VRAM at about 16 MB/s.  This
+ * is the API through which the users of that memory (the zswap backend, the
+ * ps3vram block device, test code) share one engine:
+ *
+ *  - a client claims a named, private range of VRAM; offsets passed to the
+ *    copy functions are relative to the start of that range;
+ *  - data moves through staging slots: PAGE_SIZE pieces of the XDR buffer
+ *    that the GPU can reach.  The CPU fills or reads a slot, the engine
+ *    copies between the slot and VRAM;
+ *  - a copy is either synchronous (ps3vram_dma_upload(), _download()) or
+ *    submitted and waited for later (ps3vram_dma_submit(), _wait()), so a
+ *    client can keep several copies in flight.
+ *
+ * All functions may sleep.
+ */
+#ifndef _LINUX_PS3VRAM_DMA_H
+#define _LINUX_PS3VRAM_DMA_H
+
+#include <linux/types.h>
+
+struct ps3vram_dma_client;
+struct ps3vram_dma_slot;
+
+/* Largest single copy: one staging slot. */
+#define PS3VRAM_DMA_MAX_COPY		PAGE_SIZE
+/* Copies must start and end on this boundary in VRAM and in the slot. */
+#define PS3VRAM_DMA_ALIGN		16
+/* VRAM claims are rounded up to this. */
+#define PS3VRAM_DMA_CLAIM_ALIGN		(64 * 1024)
+
+/**
+ * enum ps3vram_dma_dir - direction of a copy
+ * @PS3VRAM_DMA_TO_VRAM: upload, staging slot to VRAM
+ * @PS3VRAM_DMA_FROM_VRAM: download, VRAM to staging slot
+ */
+enum ps3vram_dma_dir {
+	PS3VRAM_DMA_TO_VRAM,
+	PS3VRAM_DMA_FROM_VRAM,
+};
+
+/**
+ * struct ps3vram_dma_xfer - one copy in flight, owned by the caller
+ * @client: the client that submitted it
+ * @notifier: engine-private: the completion notifier it waits on
+ * @state: engine-private: see enum ps3vram_dma_xfer_state in the engine
+ * @status: result once complete: 0, -ETIMEDOUT or -EIO
+ * @submitted: when it was queued, for the wait-time statistics
+ *
+ * Lives from ps3vram_dma_submit() until ps3vram_dma_wait() returns; the
+ * caller must wait for every submitted transfer before reusing it or the
+ * staging slot it names.
+ */
+struct ps3vram_dma_xfer {
+	struct ps3vram_dma_client *client;
+	unsigned int notifier;
+	int state;
+	int status;
+	u64 submitted;
+};
+
+/**
+ * struct ps3vram_dma_slot - a staging slot in the DMA-visible XDR buffer
+ * @buf: CPU address of the slot, PAGE_SIZE bytes, in the linear mapping
+ * @index: slot number, engine-private
+ */
+struct ps3vram_dma_slot {
+	void *buf;
+	unsigned int index;
+};
+
+struct ps3vram_dma_client *ps3vram_dma_client_create(const char *name,
+						     u64 size);
+void ps3vram_dma_client_destroy(struct ps3vram_dma_client *client);
+u64 ps3vram_dma_client_size(const struct ps3vram_dma_client *client);
+
+struct ps3vram_dma_slot *ps3vram_dma_slot_get(struct ps3vram_dma_client *client);
+void ps3vram_dma_slot_put(struct ps3vram_dma_client *client,
+			  struct ps3vram_dma_slot *slot);
+
+int ps3vram_dma_submit(struct ps3vram_dma_client *client,
+		       struct ps3vram_dma_xfer *xfer,
+		       enum ps3vram_dma_dir dir,
+		       struct ps3vram_dma_slot *slot, unsigned int slot_off,
+		       u64 vram_off, unsigned int len);
+int ps3vram_dma_wait(struct ps3vram_dma_xfer *xfer);
+
+int ps3vram_dma_upload(struct ps3vram_dma_client *client,
+		       struct ps3vram_dma_slot *slot, unsigned int slot_off,
+		       u64 vram_off, unsigned int len);
+int ps3vram_dma_download(struct ps3vram_dma_client *client,
+			 struct ps3vram_dma_slot *slot, unsigned int slot_off,
+			 u64 vram_off, unsigned int len);
+
+int ps3vram_dma_reset(struct ps3vram_dma_client *client);
+
+int ps3vram_dma_cpu_read(struct ps3vram_dma_client *client, void *dst,
+			 u64 vram_off, unsigned int len);
+int ps3vram_dma_cpu_write(struct ps3vram_dma_client *client, u64 vram_off,
+			  const void *src, unsigned int len);
+
+#endif /* _LINUX_PS3VRAM_DMA_H */
