@@ -1,0 +1,256 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+#
+# rig.sh - guest-side helpers for the virtual PS3 scenarios (tests/vm/*.sh).
+#
+# Installed as /lib/rig.sh in the initramfs that tools/vm/run-vm builds; /init
+# and every scenario source it (". /lib/rig.sh").  It runs under busybox sh.
+#
+# Verdict contract: each boot prints exactly one line
+#	RIG-VERDICT: PASS
+#	RIG-VERDICT: FAIL: <reason>
+# on the console.  rig_fail and rig_pass print it and create the marker
+# directory $RIG_STATE/verdict (mkdir is atomic), so a later call, or /init
+# once the scenario has exited, prints nothing more.  rig_fail therefore
+# also works from a subshell or a pipeline: the verdict stands even though
+# only the subshell exits.  A scenario that exits 0 without a verdict
+# passes; one that exits non-zero fails.
+#
+# Guest options: run-vm passes options for the guest as "rig.NAME[=VALUE]"
+# on the kernel command line (the kernel ignores dotted parameters of
+# modules it does not have); rig_opt reads them.  The "# rig-allow: REGEX"
+# lines of the scenario are in $RIG_ALLOW, one extended regex per line.
+
+RIG_STATE=/run/rig
+RIG_ALLOW=/etc/rig/allow
+RIG_ZSWAP_DEBUGFS=/sys/kernel/debug/zswap
+
+# Kernel log lines that fail a run; run-vm scans the console with the same.
+RIG_KERNEL_PROBLEMS='BUG:|WARNING:|Oops|Kernel panic|general protection|Call Trace|UBSAN|KASAN|hung_task|soft lockup|rcu_sched self-detected|list_add corruption|page allocation failure'
+
+# rig_log MSG... - one console line, stamped with the guest uptime; on
+# stderr, so that it is never captured by $(...)
+rig_log()
+{
+	local up _
+
+	read -r up _ < /proc/uptime
+	echo "rig: [$up] $*" >&2
+}
+
+# rig_verdict TEXT - print the verdict line unless one was already printed
+rig_verdict()
+{
+	mkdir -p "$RIG_STATE"
+	mkdir "$RIG_STATE/verdict" 2>/dev/null || return 1
+	echo "RIG-VERDICT: $*"
+}
+
+# rig_has_verdict - true once rig_pass or rig_fail has run
+rig_has_verdict()
+{
+	[ -d "$RIG_STATE/verdict" ]
+}
+
+# rig_fail REASON... - fail the run and exit (the subshell, if in one)
+rig_fail()
+{
+	rig_verdict "FAIL: $*" || true
+	exit 1
+}
+
+# rig_pass - pass the run and exit
+rig_pass()
+{
+	rig_verdict PASS || true
+	exit 0
+}
+
+# rig_require_file PATH... - fail unless every PATH exists
+rig_require_file()
+{
+	local f
+
+	for f in "$@"; do
+		[ -e "$f" ] || rig_fail "required file $f is missing"
+	done
+}
+
+# rig_opt NAME - print the value of guest option rig.NAME ("1" when given
+# without a value); false when the option is absent
+rig_opt()
+{
+	local word
+
+	# shellcheck disable=SC2013 # words, not lines
+	for word in $(cat /proc/cmdline); do
+		case "$word" in
+		"rig.$1")	echo 1; return 0 ;;
+		"rig.$1="*)	echo "${word#*=}"; return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# rig_param MODULE.PARAM - print /sys/module/MODULE/parameters/PARAM;
+# false when the module or parameter does not exist
+rig_param()
+{
+	local f="/sys/module/${1%%.*}/parameters/${1#*.}"
+
+	[ -r "$f" ] || return 1
+	cat "$f"
+}
+
+# rig_kernel_series - "6.1", "6.12", ... of the running kernel
+rig_kernel_series()
+{
+	uname -r | cut -d. -f1-2
+}
+
+# rig_uptime - guest uptime in whole seconds
+rig_uptime()
+{
+	local up _
+
+	read -r up _ < /proc/uptime
+	echo "${up%%.*}"
+}
+
+# rig_wait_for PATH [SECONDS] - wait until PATH exists (default 15 s)
+rig_wait_for()
+{
+	local n="${2:-15}"
+
+	while [ ! -e "$1" ]; do
+		[ "$n" -gt 0 ] || return 1
+		n=$((n - 1))
+		sleep 1
+	done
+}
+
+# rig_modprobe NAME... - load modules; a module built into the kernel
+# (absent from modules.dep) is not an error
+rig_modprobe()
+{
+	local m
+
+	for m in "$@"; do
+		modprobe "$m" 2>/dev/null ||
+			grep -q "^kernel/.*/$m\.ko" \
+				"/lib/modules/$(uname -r)/modules.builtin" ||
+			rig_log "modprobe $m failed"
+	done
+}
+
+# rig_swapon_disk [DEVICE] [PRIORITY] - mkswap and swapon the virtio disk
+# (default /dev/vda at priority 0)
+rig_swapon_disk()
+{
+	local dev="${1:-/dev/vda}" prio="${2:-0}"
+
+	rig_wait_for "$dev" || rig_fail "swap disk $dev did not appear"
+	mkswap "$dev" > /dev/null || rig_fail "mkswap $dev failed"
+	if command -v rig-swapon > /dev/null; then
+		rig-swapon -p "$prio" "$dev"
+	else
+		swapon "$dev"
+	fi || rig_fail "swapon $dev failed"
+	rig_log "swap on $dev, priority $prio, $(($(blockdev --getsize64 \
+		"$dev") >> 20)) MiB"
+}
+
+# rig_swap_active DEVICE - true if DEVICE is in /proc/swaps
+rig_swap_active()
+{
+	grep -q "^$1 " /proc/swaps
+}
+
+# rig_dmesg_check - fail on kernel problem lines in dmesg, less the lines
+# the scenario allows with "# rig-allow:"
+rig_dmesg_check()
+{
+	local bad
+
+	bad=$(dmesg | grep -E "$RIG_KERNEL_PROBLEMS" |
+		{ if [ -s "$RIG_ALLOW" ]; then grep -v -E -f "$RIG_ALLOW"; \
+		  else cat; fi; } | head -n 20)
+	[ -z "$bad" ] && return 0
+	echo "$bad"
+	rig_fail "kernel log: $(echo "$bad" | head -n 1)"
+}
+
+# rig_meminfo - one line with the memory and swap figures, in kB
+rig_meminfo()
+{
+	rig_log "meminfo (kB)" "$(awk '/^(MemTotal|MemFree|MemAvailable|SwapTotal|SwapFree|Zswap|Zswapped):/ \
+		{ printf "%s%s%s", s, $1, $2; s = " " }' /proc/meminfo)"
+}
+
+# rig_ram_mib - MemTotal in MiB, to size workloads as multiples of RAM
+rig_ram_mib()
+{
+	awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo
+}
+
+# rig_vmstat NAME - print a /proc/vmstat counter; false if the kernel has none
+rig_vmstat()
+{
+	awk -v n="$1" '$1 == n { print $2; f = 1 } END { exit !f }' /proc/vmstat
+}
+
+# rig_zswap_stat NAME - print /sys/kernel/debug/zswap/NAME; false if absent
+rig_zswap_stat()
+{
+	[ -r "$RIG_ZSWAP_DEBUGFS/$1" ] || return 1
+	cat "$RIG_ZSWAP_DEBUGFS/$1"
+}
+
+# rig_watch_start [DIR] - sample every file of DIR (default the zswap
+# debugfs directory) once a second in the background, until rig_watch_stop
+rig_watch_start()
+{
+	local dir="${1:-$RIG_ZSWAP_DEBUGFS}"
+
+	mkdir -p "$RIG_STATE"
+	: > "$RIG_STATE/watch.log"
+	touch "$RIG_STATE/watch.on"
+	(
+		while [ -e "$RIG_STATE/watch.on" ]; do
+			for f in "$dir"/*; do
+				read -r v < "$f" && echo "${f##*/} $v"
+			done
+			sleep 1
+		done >> "$RIG_STATE/watch.log"
+	) &
+	echo $! > "$RIG_STATE/watch.pid"
+}
+
+# rig_watch_stop - stop the sampler and wait for its last sample
+rig_watch_stop()
+{
+	[ -e "$RIG_STATE/watch.on" ] || return 0
+	rm -f "$RIG_STATE/watch.on"
+	wait "$(cat "$RIG_STATE/watch.pid")" 2>/dev/null || true
+}
+
+# rig_watch_max NAME - largest sampled value of file NAME (0 if never seen)
+rig_watch_max()
+{
+	awk -v n="$1" '$1 == n && $2 + 0 > m { m = $2 + 0 } END { print m + 0 }' \
+		"$RIG_STATE/watch.log"
+}
+
+# rig_swapbench ARGS... - run swapbench with ARGS, log how long it took and
+# return its exit status (0 = every page verified, 1 = mismatch)
+rig_swapbench()
+{
+	local t0 rc=0
+
+	command -v swapbench > /dev/null || rig_fail "swapbench not in initramfs"
+	rig_log "swapbench $*"
+	t0=$(rig_uptime)
+	swapbench "$@" || rc=$?
+	rig_log "swapbench exit $rc after $(($(rig_uptime) - t0)) s"
+	return "$rc"
+}
