@@ -1,0 +1,880 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ps3vram_swap: zswap's compressed pages in the PS3 video RAM
+ *
+ * A zpool driver, "ps3vram", that stores objects in VRAM through the shared
+ * ps3vram_dma engine.  The CPU never reads VRAM on the way: every byte goes
+ * through a staging slot in the XDR buffer and is moved by the GPU's DMA.
+ *
+ * Storage layout
+ * --------------
+ * The module claims one range of VRAM (vram_mb, default the largest free
+ * range) and cuts it into 64 KiB blocks.  A block holds objects of one size
+ * class: sizes are rounded up to a multiple of 32 bytes, 64 bytes at least,
+ * so there are 127 classes from 64 to 4096 bytes and a block of class size
+ * S holds 64 KiB / S objects.  The waste is the rounding (16 bytes per
+ * object on average) and the tail of a block (< S, under 6.25 %), about
+ * what zsmalloc loses.  Pools (zswap makes a new one when its compressor or
+ * zpool changes) share the block supply; each keeps its own partial-block
+ * lists and LRU.
+ *
+ * All metadata lives in RAM: a struct ps3vram_swap_block per block with a
+ * bitmap of its objects, and a stack of free block numbers.  There is no
+ * per-object allocation: a handle encodes the block number and the object
+ * index (plus one, so that no handle is 0), and the class of the block
+ * gives the object's size and VRAM offset.
+ *
+ * Mapping
+ * -------
+ * map(WO) hands zswap a staging slot; unmap copies it to VRAM (upload and
+ * wait, a few microseconds).  map(RO) downloads the object into a slot and
+ * waits; unmap gives the slot back.  zswap's own memcpy (store) and its
+ * decompression reading the slot (load) are the only CPU accesses, so
+ * sleep_mapped is true: holding a slot across a sleeping decompression is
+ * fine, and saying false would make zswap copy every object once more.
+ * Live mappings are kept in a small table so that unmap finds the slot.
+ *
+ * Failures
+ * --------
+ * A copy that fails (timeout or engine reset) is retried after the reset;
+ * when the retries are spent the object is moved by the CPU instead: slow
+ * (VRAM reads run at ~16 MB/s on a PS3) but correct.  A load never hands
+ * back wrong bytes, and a store never loses the page.  malloc() rejects
+ * with -ENOSPC when VRAM is full, and zswap sends the page to disk swap.
+ *
+ * Limits: zswap caps its pools at max_pool_percent of RAM, measured with
+ * the size this driver reports, which is the VRAM it occupies.  See
+ * Documentation/admin-guide/ps3vram-swap.rst for the setting that lets the
+ * tier use all of the VRAM.
+ *
+ * Locking: pool->lock (partial lists, LRU, the blocks the pool owns and
+ * their bitmaps) nests outside ps3vram_swap.free_lock (the free block
+ * stack).  pool->map_lock protects the mapping table only.  No lock is held
+ * across a copy or a call into zswap.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/bitmap.h>
+#include <linux/kobject.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/ps3vram_dma.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/sysfs.h>
+#include <linux/version.h>
+#include <linux/vmalloc.h>
+#include <linux/wait.h>
+#include <linux/zpool.h>
+
+/*
+ * Kernel versions: 6.1-6.4 have shrink and zpool_ops->evict (the driver
+ * keeps the LRU); 6.5 moved the LRU into zswap; 6.10 renamed total_size to
+ * total_pages; 6.15 replaced map/unmap with obj_read_begin/end and
+ * obj_write; 6.16 added a NUMA node to malloc.  Only 6.1 and 6.12 are boot
+ * tested; the others are written from the interfaces.
+ */
+#define PS3VRAM_SWAP_EVICT	(LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0))
+#define PS3VRAM_SWAP_OBJ_RW	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0))
+
+/*
+ * Block size: large enough that the tail waste of big classes stays small,
+ * small enough that 6.1's block-at-a-time writeback evicts few objects.
+ */
+#define PS3VRAM_SWAP_BLOCK_SHIFT	16
+#define PS3VRAM_SWAP_BLOCK_SIZE		(1UL << PS3VRAM_SWAP_BLOCK_SHIFT)
+/* Class granularity: finer costs bitmap RAM, coarser costs VRAM. */
+#define PS3VRAM_SWAP_CLASS_DELTA	32
+#define PS3VRAM_SWAP_MIN_SIZE		64
+#define PS3VRAM_SWAP_MAX_SIZE		PAGE_SIZE
+#define PS3VRAM_SWAP_NR_CLASSES		\
+	((PS3VRAM_SWAP_MAX_SIZE - PS3VRAM_SWAP_MIN_SIZE) /		\
+	 PS3VRAM_SWAP_CLASS_DELTA + 1)
+#define PS3VRAM_SWAP_MAX_OBJS		\
+	(PS3VRAM_SWAP_BLOCK_SIZE / PS3VRAM_SWAP_MIN_SIZE)
+#define PS3VRAM_SWAP_OBJ_BITS		ilog2(PS3VRAM_SWAP_MAX_OBJS)
+/* Concurrent mappings per pool: a few per CPU is plenty. */
+#define PS3VRAM_SWAP_MAX_MAPS		64
+/* Copies retried after an engine reset before the CPU moves the bytes. */
+#define PS3VRAM_SWAP_RETRIES		2
+
+static unsigned int vram_mb;
+module_param(vram_mb, uint, 0444);
+MODULE_PARM_DESC(vram_mb, "VRAM to claim in MiB (default 0: the largest free range)");
+
+/* Counters, in the column order of the sysfs files. */
+enum ps3vram_swap_stat_item {
+	/* mm_stat */
+	PS3VRAM_SWAP_STORED,		/* objects stored */
+	PS3VRAM_SWAP_STORED_BYTES,	/* their size, rounded to the class */
+	PS3VRAM_SWAP_VRAM_USED,		/* bytes of VRAM in blocks in use */
+	NR_PS3VRAM_SWAP_MM_STATS,
+	/* io_stat */
+	PS3VRAM_SWAP_STORES = NR_PS3VRAM_SWAP_MM_STATS,	/* map(WO) + upload */
+	PS3VRAM_SWAP_LOADS,		/* map(RO) + download */
+	PS3VRAM_SWAP_REJECT_FULL,	/* malloc: VRAM full, -ENOSPC */
+	PS3VRAM_SWAP_REJECT_SIZE,	/* malloc: larger than a page */
+	PS3VRAM_SWAP_RETRIES_UP,	/* uploads retried after a failure */
+	PS3VRAM_SWAP_RETRIES_DOWN,	/* downloads retried */
+	PS3VRAM_SWAP_CPU_WRITES,	/* stores finished by the CPU */
+	PS3VRAM_SWAP_CPU_READS,		/* loads finished by the CPU */
+	PS3VRAM_SWAP_EVICTED,		/* objects written back (6.1 shrink) */
+	PS3VRAM_SWAP_EVICT_FAILED,	/* ... that zswap could not write back */
+	NR_PS3VRAM_SWAP_STATS,
+};
+
+/**
+ * struct ps3vram_swap_block - RAM metadata of a 64 KiB block of VRAM
+ * @list: in its pool's partial list of its class while it has room
+ * @lru: in its pool's LRU while it is in use (6.1 writeback)
+ * @pool: the pool using it, NULL when free
+ * @class: size class index
+ * @used: objects allocated
+ * @reclaim: being written back: no allocations, not released when empty
+ * @map: allocated objects
+ *
+ * Everything but @map's bits is protected by @pool->lock, and so are they.
+ */
+struct ps3vram_swap_block {
+	struct list_head list;
+	struct list_head lru;
+	struct ps3vram_swap_pool *pool;
+	u16 class;
+	u16 used;
+	bool reclaim;
+	DECLARE_BITMAP(map, PS3VRAM_SWAP_MAX_OBJS);
+};
+
+/**
+ * struct ps3vram_swap_map - a live mapping
+ * @handle: the mapped handle, 0 when the entry is free
+ * @slot: the staging slot it is mapped in
+ * @write: mapped write-only: unmap uploads
+ */
+struct ps3vram_swap_map {
+	unsigned long handle;
+	struct ps3vram_dma_slot *slot;
+	bool write;
+};
+
+/**
+ * struct ps3vram_swap_pool - one zpool
+ * @lock: protects @partial, @lru and the blocks of this pool
+ * @partial: blocks with free objects, per class
+ * @lru: blocks, most recently allocated from first
+ * @blocks: blocks in use
+ * @map_lock: protects @maps
+ * @maps: live mappings
+ * @map_wait: where map() waits for a free entry in @maps
+ * @zpool: zswap's handle for this pool, for evict (6.1)
+ * @ops: zswap's evict callback (6.1), may be NULL
+ */
+struct ps3vram_swap_pool {
+	spinlock_t lock;
+	struct list_head partial[PS3VRAM_SWAP_NR_CLASSES];
+	struct list_head lru;
+	unsigned long blocks;
+	spinlock_t map_lock;
+	struct ps3vram_swap_map maps[PS3VRAM_SWAP_MAX_MAPS];
+	wait_queue_head_t map_wait;
+#if PS3VRAM_SWAP_EVICT
+	struct zpool *zpool;
+	const struct zpool_ops *ops;
+#endif
+};
+
+/**
+ * struct ps3vram_swap - the VRAM all pools share
+ * @lock: protects @client, @nr_blocks, @blocks and @users (create/destroy)
+ * @client: the engine client and its VRAM claim; NULL without pools
+ * @users: pools alive
+ * @nr_blocks: blocks in the claim
+ * @blocks: metadata of every block
+ * @free_lock: protects @free and @nr_free
+ * @free: stack of free block numbers
+ * @nr_free: its depth
+ * @stat: counters since load
+ * @kobj: /sys/kernel/ps3vram_swap
+ */
+static struct ps3vram_swap {
+	struct mutex lock;
+	struct ps3vram_dma_client *client;
+	unsigned int users;
+	unsigned int nr_blocks;
+	struct ps3vram_swap_block *blocks;
+	spinlock_t free_lock;
+	u32 *free;
+	unsigned int nr_free;
+	atomic64_t stat[NR_PS3VRAM_SWAP_STATS];
+	struct kobject *kobj;
+} ps3vram_swap = {
+	.lock = __MUTEX_INITIALIZER(ps3vram_swap.lock),
+	.free_lock = __SPIN_LOCK_UNLOCKED(ps3vram_swap.free_lock),
+};
+
+static void ps3vram_swap_count(enum ps3vram_swap_stat_item item, s64 n)
+{
+	atomic64_add(n, &ps3vram_swap.stat[item]);
+}
+
+/* ---- handles and classes ----------------------------------------------- */
+
+static unsigned int ps3vram_swap_class(size_t size)
+{
+	size = max_t(size_t, size, PS3VRAM_SWAP_MIN_SIZE);
+	return DIV_ROUND_UP(size - PS3VRAM_SWAP_MIN_SIZE,
+			    PS3VRAM_SWAP_CLASS_DELTA);
+}
+
+static unsigned int ps3vram_swap_class_size(unsigned int class)
+{
+	return PS3VRAM_SWAP_MIN_SIZE + class * PS3VRAM_SWAP_CLASS_DELTA;
+}
+
+static unsigned int ps3vram_swap_class_objs(unsigned int class)
+{
+	return PS3VRAM_SWAP_BLOCK_SIZE / ps3vram_swap_class_size(class);
+}
+
+static unsigned long ps3vram_swap_handle(unsigned int block, unsigned int obj)
+{
+	return ((unsigned long)block << PS3VRAM_SWAP_OBJ_BITS | obj) + 1;
+}
+
+static struct ps3vram_swap_block *
+ps3vram_swap_decode(unsigned long handle, unsigned int *obj, u64 *vram_off,
+		    unsigned int *len)
+{
+	unsigned int nr = (handle - 1) >> PS3VRAM_SWAP_OBJ_BITS;
+	struct ps3vram_swap_block *block = &ps3vram_swap.blocks[nr];
+
+	*obj = (handle - 1) & (PS3VRAM_SWAP_MAX_OBJS - 1);
+	*len = ps3vram_swap_class_size(block->class);
+	*vram_off = ((u64)nr << PS3VRAM_SWAP_BLOCK_SHIFT) + *obj * *len;
+	return block;
+}
+
+/* ---- blocks ------------------------------------------------------------ */
+
+static struct ps3vram_swap_block *ps3vram_swap_block_get(void)
+{
+	struct ps3vram_swap_block *block = NULL;
+
+	spin_lock(&ps3vram_swap.free_lock);
+	if (ps3vram_swap.nr_free)
+		block = &ps3vram_swap.blocks[ps3vram_swap.free[--ps3vram_swap.nr_free]];
+	spin_unlock(&ps3vram_swap.free_lock);
+	return block;
+}
+
+static void ps3vram_swap_block_put(struct ps3vram_swap_block *block)
+{
+	spin_lock(&ps3vram_swap.free_lock);
+	ps3vram_swap.free[ps3vram_swap.nr_free++] = block - ps3vram_swap.blocks;
+	spin_unlock(&ps3vram_swap.free_lock);
+}
+
+/* Take an empty block off the pool's lists and return it to the supply. */
+static void ps3vram_swap_block_release(struct ps3vram_swap_pool *pool,
+				       struct ps3vram_swap_block *block)
+{
+	lockdep_assert_held(&pool->lock);
+
+	list_del_init(&block->list);
+	list_del_init(&block->lru);
+	block->pool = NULL;
+	pool->blocks--;
+	ps3vram_swap_count(PS3VRAM_SWAP_VRAM_USED, -PS3VRAM_SWAP_BLOCK_SIZE);
+	ps3vram_swap_block_put(block);
+}
+
+/* Allocate an object of @class; caller holds pool->lock. */
+static int ps3vram_swap_alloc(struct ps3vram_swap_pool *pool,
+			      unsigned int class, unsigned long *handle)
+{
+	struct ps3vram_swap_block *block;
+	unsigned int obj, objs = ps3vram_swap_class_objs(class);
+
+	lockdep_assert_held(&pool->lock);
+
+	block = list_first_entry_or_null(&pool->partial[class],
+					 struct ps3vram_swap_block, list);
+	if (!block) {
+		block = ps3vram_swap_block_get();
+		if (!block)
+			return -ENOSPC;
+		block->pool = pool;
+		block->class = class;
+		block->used = 0;
+		block->reclaim = false;
+		bitmap_zero(block->map, PS3VRAM_SWAP_MAX_OBJS);
+		list_add(&block->list, &pool->partial[class]);
+		list_add(&block->lru, &pool->lru);
+		pool->blocks++;
+		ps3vram_swap_count(PS3VRAM_SWAP_VRAM_USED,
+				   PS3VRAM_SWAP_BLOCK_SIZE);
+	}
+	obj = find_first_zero_bit(block->map, objs);
+	__set_bit(obj, block->map);
+	if (++block->used == objs)
+		list_del_init(&block->list);
+	list_move(&block->lru, &pool->lru);
+	*handle = ps3vram_swap_handle(block - ps3vram_swap.blocks, obj);
+	return 0;
+}
+
+/* ---- mappings ---------------------------------------------------------- */
+
+static struct ps3vram_swap_map *
+ps3vram_swap_map_try(struct ps3vram_swap_pool *pool, unsigned long handle)
+{
+	struct ps3vram_swap_map *map = NULL;
+	unsigned int i;
+
+	spin_lock(&pool->map_lock);
+	for (i = 0; i < PS3VRAM_SWAP_MAX_MAPS; i++) {
+		if (!pool->maps[i].handle) {
+			map = &pool->maps[i];
+			map->handle = handle;
+			break;
+		}
+	}
+	spin_unlock(&pool->map_lock);
+	return map;
+}
+
+static struct ps3vram_swap_map *
+ps3vram_swap_map_find(struct ps3vram_swap_pool *pool, unsigned long handle)
+{
+	unsigned int i;
+
+	spin_lock(&pool->map_lock);
+	for (i = 0; i < PS3VRAM_SWAP_MAX_MAPS; i++)
+		if (pool->maps[i].handle == handle)
+			break;
+	spin_unlock(&pool->map_lock);
+	return i < PS3VRAM_SWAP_MAX_MAPS ? &pool->maps[i] : NULL;
+}
+
+static void ps3vram_swap_map_free(struct ps3vram_swap_pool *pool,
+				  struct ps3vram_swap_map *map)
+{
+	ps3vram_dma_slot_put(ps3vram_swap.client, map->slot);
+	spin_lock(&pool->map_lock);
+	map->handle = 0;
+	map->slot = NULL;
+	spin_unlock(&pool->map_lock);
+	wake_up(&pool->map_wait);
+}
+
+/* Copy an object between VRAM and @slot, retrying and falling back. */
+static void ps3vram_swap_copy(struct ps3vram_dma_slot *slot, u64 vram_off,
+			      unsigned int len, bool up)
+{
+	struct ps3vram_dma_client *client = ps3vram_swap.client;
+	unsigned int try;
+	int ret;
+
+	for (try = 0; try <= PS3VRAM_SWAP_RETRIES; try++) {
+		if (try)
+			ps3vram_swap_count(up ? PS3VRAM_SWAP_RETRIES_UP :
+					   PS3VRAM_SWAP_RETRIES_DOWN, 1);
+		ret = up ? ps3vram_dma_upload(client, slot, 0, vram_off, len) :
+			   ps3vram_dma_download(client, slot, 0, vram_off, len);
+		if (!ret)
+			return;
+		/* -ETIMEDOUT and -EIO both come back after an engine reset. */
+	}
+
+	pr_warn_ratelimited("%s of %u bytes at %#llx failed (%d), using the CPU\n",
+			    up ? "upload" : "download", len, vram_off, ret);
+	if (up) {
+		ret = ps3vram_dma_cpu_write(client, vram_off, slot->buf, len);
+		ps3vram_swap_count(PS3VRAM_SWAP_CPU_WRITES, 1);
+	} else {
+		ret = ps3vram_dma_cpu_read(client, slot->buf, vram_off, len);
+		ps3vram_swap_count(PS3VRAM_SWAP_CPU_READS, 1);
+	}
+	/* Only a range outside the claim fails here: a bug in this file. */
+	WARN_ON_ONCE(ret);
+}
+
+/* ---- the zpool operations ---------------------------------------------- */
+
+static void *ps3vram_swap_map_handle(struct ps3vram_swap_pool *pool,
+				     unsigned long handle, bool write)
+{
+	struct ps3vram_swap_map *map;
+	unsigned int obj, len;
+	u64 vram_off;
+
+	ps3vram_swap_decode(handle, &obj, &vram_off, &len);
+	wait_event(pool->map_wait, (map = ps3vram_swap_map_try(pool, handle)));
+	map->slot = ps3vram_dma_slot_get(ps3vram_swap.client);
+	map->write = write;
+	if (!write) {
+		ps3vram_swap_copy(map->slot, vram_off, len, false);
+		ps3vram_swap_count(PS3VRAM_SWAP_LOADS, 1);
+	}
+	return map->slot->buf;
+}
+
+static void ps3vram_swap_unmap_handle(struct ps3vram_swap_pool *pool,
+				      unsigned long handle)
+{
+	struct ps3vram_swap_map *map;
+	unsigned int obj, len;
+	u64 vram_off;
+
+	map = ps3vram_swap_map_find(pool, handle);
+	if (WARN_ON_ONCE(!map))
+		return;
+	if (map->write) {
+		ps3vram_swap_decode(handle, &obj, &vram_off, &len);
+		ps3vram_swap_copy(map->slot, vram_off, len, true);
+		ps3vram_swap_count(PS3VRAM_SWAP_STORES, 1);
+	}
+	ps3vram_swap_map_free(pool, map);
+}
+
+static int ps3vram_swap_malloc(struct ps3vram_swap_pool *pool, size_t size,
+			       unsigned long *handle)
+{
+	unsigned int class;
+	int ret;
+
+	if (!size)
+		return -EINVAL;
+	if (size > PS3VRAM_SWAP_MAX_SIZE) {
+		ps3vram_swap_count(PS3VRAM_SWAP_REJECT_SIZE, 1);
+		return -ENOSPC;
+	}
+	class = ps3vram_swap_class(size);
+
+	spin_lock(&pool->lock);
+	ret = ps3vram_swap_alloc(pool, class, handle);
+	spin_unlock(&pool->lock);
+	if (ret) {
+		ps3vram_swap_count(PS3VRAM_SWAP_REJECT_FULL, 1);
+		return ret;
+	}
+	ps3vram_swap_count(PS3VRAM_SWAP_STORED, 1);
+	ps3vram_swap_count(PS3VRAM_SWAP_STORED_BYTES,
+			   ps3vram_swap_class_size(class));
+	return 0;
+}
+
+static void ps3vram_swap_free(struct ps3vram_swap_pool *pool,
+			      unsigned long handle)
+{
+	struct ps3vram_swap_block *block;
+	unsigned int obj, len;
+	u64 vram_off;
+
+	block = ps3vram_swap_decode(handle, &obj, &vram_off, &len);
+
+	spin_lock(&pool->lock);
+	if (WARN_ON_ONCE(block->pool != pool ||
+			 !__test_and_clear_bit(obj, block->map))) {
+		spin_unlock(&pool->lock);
+		return;
+	}
+	if (block->used-- == ps3vram_swap_class_objs(block->class) &&
+	    !block->reclaim)
+		list_add(&block->list, &pool->partial[block->class]);
+	if (!block->used && !block->reclaim)
+		ps3vram_swap_block_release(pool, block);
+	spin_unlock(&pool->lock);
+
+	ps3vram_swap_count(PS3VRAM_SWAP_STORED, -1);
+	ps3vram_swap_count(PS3VRAM_SWAP_STORED_BYTES, -(s64)len);
+}
+
+#if PS3VRAM_SWAP_EVICT
+/*
+ * Write back the objects of the least recently allocated block, so that the
+ * whole block becomes free.  zswap's evict() maps and frees each handle.
+ * Return: 0 when the block was freed, -EAGAIN otherwise.
+ */
+static int ps3vram_swap_reclaim_block(struct ps3vram_swap_pool *pool)
+{
+	struct ps3vram_swap_block *block;
+	unsigned int obj = 0, objs;
+	unsigned long handle;
+	int ret = 0;
+
+	spin_lock(&pool->lock);
+	list_for_each_entry_reverse(block, &pool->lru, lru)
+		if (!block->reclaim)
+			break;
+	if (list_entry_is_head(block, &pool->lru, lru)) {
+		spin_unlock(&pool->lock);
+		return -EAGAIN;
+	}
+	block->reclaim = true;
+	list_del_init(&block->list);
+	objs = ps3vram_swap_class_objs(block->class);
+	for (;;) {
+		obj = find_next_bit(block->map, objs, obj);
+		if (obj >= objs)
+			break;
+		handle = ps3vram_swap_handle(block - ps3vram_swap.blocks, obj);
+		spin_unlock(&pool->lock);
+		ret = pool->ops->evict(pool->zpool, handle);
+		ps3vram_swap_count(ret ? PS3VRAM_SWAP_EVICT_FAILED :
+				   PS3VRAM_SWAP_EVICTED, 1);
+		spin_lock(&pool->lock);
+		if (ret)
+			break;
+		obj++;
+	}
+	block->reclaim = false;
+	if (!block->used) {
+		ps3vram_swap_block_release(pool, block);
+		ret = 0;
+	} else {
+		if (block->used < objs)
+			list_add(&block->list, &pool->partial[block->class]);
+		list_move(&block->lru, &pool->lru);
+		ret = -EAGAIN;
+	}
+	spin_unlock(&pool->lock);
+	return ret;
+}
+
+static int ps3vram_swap_shrink(struct ps3vram_swap_pool *pool,
+			       unsigned int pages, unsigned int *reclaimed)
+{
+	unsigned int done = 0, tries = pages;
+
+	if (!pool->ops || !pool->ops->evict)
+		return -EINVAL;
+	while (done < pages && tries--)
+		if (!ps3vram_swap_reclaim_block(pool))
+			done += PS3VRAM_SWAP_BLOCK_SIZE >> PAGE_SHIFT;
+	if (reclaimed)
+		*reclaimed = done;
+	return done ? 0 : -EAGAIN;
+}
+#endif
+
+/* ---- pools and the VRAM claim ------------------------------------------ */
+
+/* The first pool claims VRAM and sets up the block supply. */
+static int ps3vram_swap_claim(void)
+{
+	struct ps3vram_dma_client *client;
+	unsigned int i, n;
+
+	lockdep_assert_held(&ps3vram_swap.lock);
+
+	if (ps3vram_swap.users++)
+		return 0;
+
+	client = ps3vram_dma_client_create("swap", (u64)vram_mb << 20);
+	if (IS_ERR(client)) {
+		pr_err("cannot claim VRAM: %ld%s\n", PTR_ERR(client),
+		       PTR_ERR(client) == -ENODEV ? " (no ps3vram_dma engine)" : "");
+		ps3vram_swap.users--;
+		return PTR_ERR(client);
+	}
+	n = ps3vram_dma_client_size(client) >> PS3VRAM_SWAP_BLOCK_SHIFT;
+	ps3vram_swap.blocks = vcalloc(n, sizeof(*ps3vram_swap.blocks));
+	ps3vram_swap.free = vcalloc(n, sizeof(*ps3vram_swap.free));
+	if (!ps3vram_swap.blocks || !ps3vram_swap.free) {
+		vfree(ps3vram_swap.blocks);
+		vfree(ps3vram_swap.free);
+		ps3vram_dma_client_destroy(client);
+		ps3vram_swap.users--;
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		INIT_LIST_HEAD(&ps3vram_swap.blocks[i].list);
+		INIT_LIST_HEAD(&ps3vram_swap.blocks[i].lru);
+		/* Hand out low blocks first. */
+		ps3vram_swap.free[i] = n - 1 - i;
+	}
+	ps3vram_swap.nr_blocks = n;
+	ps3vram_swap.nr_free = n;
+	ps3vram_swap.client = client;
+	pr_info("%u MiB of VRAM for zswap; zswap limits it to max_pool_percent (%u%% needed for all of it)\n",
+		n >> (20 - PS3VRAM_SWAP_BLOCK_SHIFT),
+		(unsigned int)DIV_ROUND_UP_ULL((u64)n * 100 *
+			(PS3VRAM_SWAP_BLOCK_SIZE >> PAGE_SHIFT), totalram_pages()));
+	return 0;
+}
+
+static void ps3vram_swap_unclaim(void)
+{
+	lockdep_assert_held(&ps3vram_swap.lock);
+
+	if (--ps3vram_swap.users)
+		return;
+	WARN_ON(ps3vram_swap.nr_free != ps3vram_swap.nr_blocks);
+	ps3vram_dma_client_destroy(ps3vram_swap.client);
+	ps3vram_swap.client = NULL;
+	vfree(ps3vram_swap.blocks);
+	vfree(ps3vram_swap.free);
+	ps3vram_swap.blocks = NULL;
+	ps3vram_swap.free = NULL;
+	ps3vram_swap.nr_blocks = 0;
+	ps3vram_swap.nr_free = 0;
+}
+
+static struct ps3vram_swap_pool *ps3vram_swap_create_pool(void)
+{
+	struct ps3vram_swap_pool *pool;
+	unsigned int i;
+	int ret;
+
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	if (!pool)
+		return NULL;
+	spin_lock_init(&pool->lock);
+	spin_lock_init(&pool->map_lock);
+	init_waitqueue_head(&pool->map_wait);
+	INIT_LIST_HEAD(&pool->lru);
+	for (i = 0; i < PS3VRAM_SWAP_NR_CLASSES; i++)
+		INIT_LIST_HEAD(&pool->partial[i]);
+
+	mutex_lock(&ps3vram_swap.lock);
+	ret = ps3vram_swap_claim();
+	mutex_unlock(&ps3vram_swap.lock);
+	if (ret) {
+		kfree(pool);
+		return NULL;
+	}
+	return pool;
+}
+
+static void ps3vram_swap_destroy_pool(struct ps3vram_swap_pool *pool)
+{
+	struct ps3vram_swap_block *block, *tmp;
+
+	/* zswap frees every object first; release what a bug left behind. */
+	spin_lock(&pool->lock);
+	list_for_each_entry_safe(block, tmp, &pool->lru, lru) {
+		WARN_ONCE(1, "destroying a pool with %u objects in use\n",
+			  block->used);
+		ps3vram_swap_count(PS3VRAM_SWAP_STORED, -block->used);
+		ps3vram_swap_block_release(pool, block);
+	}
+	spin_unlock(&pool->lock);
+
+	mutex_lock(&ps3vram_swap.lock);
+	ps3vram_swap_unclaim();
+	mutex_unlock(&ps3vram_swap.lock);
+	kfree(pool);
+}
+
+/* ---- zpool glue -------------------------------------------------------- */
+
+#if PS3VRAM_SWAP_EVICT
+static void *ps3vram_zpool_create(const char *name, gfp_t gfp,
+				  const struct zpool_ops *ops,
+				  struct zpool *zpool)
+{
+	struct ps3vram_swap_pool *pool = ps3vram_swap_create_pool();
+
+	if (pool) {
+		pool->ops = ops;
+		pool->zpool = zpool;
+	}
+	return pool;
+}
+
+static int ps3vram_zpool_shrink(void *pool, unsigned int pages,
+				unsigned int *reclaimed)
+{
+	return ps3vram_swap_shrink(pool, pages, reclaimed);
+}
+#else
+static void *ps3vram_zpool_create(const char *name, gfp_t gfp)
+{
+	return ps3vram_swap_create_pool();
+}
+#endif
+
+static void ps3vram_zpool_destroy(void *pool)
+{
+	ps3vram_swap_destroy_pool(pool);
+}
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+static int ps3vram_zpool_malloc(void *pool, size_t size, gfp_t gfp,
+				unsigned long *handle, const int nid)
+#else
+static int ps3vram_zpool_malloc(void *pool, size_t size, gfp_t gfp,
+				unsigned long *handle)
+#endif
+{
+	return ps3vram_swap_malloc(pool, size, handle);
+}
+
+static void ps3vram_zpool_free(void *pool, unsigned long handle)
+{
+	ps3vram_swap_free(pool, handle);
+}
+
+#if PS3VRAM_SWAP_OBJ_RW
+static void *ps3vram_zpool_obj_read_begin(void *pool, unsigned long handle,
+					  void *local_copy)
+{
+	return ps3vram_swap_map_handle(pool, handle, false);
+}
+
+static void ps3vram_zpool_obj_read_end(void *pool, unsigned long handle,
+				       void *handle_mem)
+{
+	ps3vram_swap_unmap_handle(pool, handle);
+}
+
+static void ps3vram_zpool_obj_write(void *pool, unsigned long handle,
+				    void *handle_mem, size_t mem_len)
+{
+	memcpy(ps3vram_swap_map_handle(pool, handle, true), handle_mem,
+	       mem_len);
+	ps3vram_swap_unmap_handle(pool, handle);
+}
+#else
+static void *ps3vram_zpool_map(void *pool, unsigned long handle,
+			       enum zpool_mapmode mm)
+{
+	return ps3vram_swap_map_handle(pool, handle, mm == ZPOOL_MM_WO);
+}
+
+static void ps3vram_zpool_unmap(void *pool, unsigned long handle)
+{
+	ps3vram_swap_unmap_handle(pool, handle);
+}
+#endif
+
+static u64 ps3vram_swap_pool_bytes(struct ps3vram_swap_pool *pool)
+{
+	return (u64)READ_ONCE(pool->blocks) << PS3VRAM_SWAP_BLOCK_SHIFT;
+}
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+static u64 ps3vram_zpool_total_pages(void *pool)
+{
+	return ps3vram_swap_pool_bytes(pool) >> PAGE_SHIFT;
+}
+#else
+static u64 ps3vram_zpool_total_size(void *pool)
+{
+	return ps3vram_swap_pool_bytes(pool);
+}
+#endif
+
+static struct zpool_driver ps3vram_zpool_driver = {
+	.type =			"ps3vram",
+	.owner =		THIS_MODULE,
+	.create =		ps3vram_zpool_create,
+	.destroy =		ps3vram_zpool_destroy,
+	.malloc_support_movable = false,
+	.malloc =		ps3vram_zpool_malloc,
+	.free =			ps3vram_zpool_free,
+#if PS3VRAM_SWAP_EVICT
+	.shrink =		ps3vram_zpool_shrink,
+#endif
+#if PS3VRAM_SWAP_OBJ_RW
+	.obj_read_begin =	ps3vram_zpool_obj_read_begin,
+	.obj_read_end =		ps3vram_zpool_obj_read_end,
+	.obj_write =		ps3vram_zpool_obj_write,
+#else
+	.sleep_mapped =		true,
+	.map =			ps3vram_zpool_map,
+	.unmap =		ps3vram_zpool_unmap,
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+	.total_pages =		ps3vram_zpool_total_pages,
+#else
+	.total_size =		ps3vram_zpool_total_size,
+#endif
+};
+
+MODULE_ALIAS("zpool-ps3vram");
+
+/* ---- sysfs ------------------------------------------------------------- */
+
+static ssize_t ps3vram_swap_show_stats(char *buf, unsigned int first,
+				       unsigned int last, u64 extra)
+{
+	ssize_t len = 0;
+	unsigned int i;
+
+	for (i = first; i < last; i++)
+		len += sysfs_emit_at(buf, len, "%s%lld", i == first ? "" : " ",
+				     (s64)atomic64_read(&ps3vram_swap.stat[i]));
+	if (extra != U64_MAX)
+		len += sysfs_emit_at(buf, len, " %llu", extra);
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+/* mm_stat: the mm_stat columns, then the VRAM claimed. */
+static ssize_t mm_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return ps3vram_swap_show_stats(buf, 0, NR_PS3VRAM_SWAP_MM_STATS,
+				       (u64)READ_ONCE(ps3vram_swap.nr_blocks) <<
+				       PS3VRAM_SWAP_BLOCK_SHIFT);
+}
+static struct kobj_attribute mm_stat_attr = __ATTR_RO(mm_stat);
+
+static ssize_t io_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return ps3vram_swap_show_stats(buf, NR_PS3VRAM_SWAP_MM_STATS,
+				       NR_PS3VRAM_SWAP_STATS, U64_MAX);
+}
+static struct kobj_attribute io_stat_attr = __ATTR_RO(io_stat);
+
+static struct attribute *ps3vram_swap_attrs[] = {
+	&mm_stat_attr.attr,
+	&io_stat_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group ps3vram_swap_group = {
+	.attrs = ps3vram_swap_attrs,
+};
+
+/* ---- init and exit ----------------------------------------------------- */
+
+static int __init ps3vram_swap_init(void)
+{
+	int ret;
+
+	BUILD_BUG_ON(PS3VRAM_SWAP_NR_CLASSES > U16_MAX);
+	BUILD_BUG_ON(PS3VRAM_SWAP_MAX_OBJS > U16_MAX);
+	BUILD_BUG_ON(!is_power_of_2(PS3VRAM_SWAP_MAX_OBJS));
+	BUILD_BUG_ON(PS3VRAM_SWAP_CLASS_DELTA % PS3VRAM_DMA_ALIGN);
+	BUILD_BUG_ON(PS3VRAM_SWAP_MAX_SIZE > PS3VRAM_DMA_MAX_COPY);
+
+	ps3vram_swap.kobj = kobject_create_and_add("ps3vram_swap", kernel_kobj);
+	if (!ps3vram_swap.kobj)
+		return -ENOMEM;
+	ret = sysfs_create_group(ps3vram_swap.kobj, &ps3vram_swap_group);
+	if (ret) {
+		kobject_put(ps3vram_swap.kobj);
+		return ret;
+	}
+	zpool_register_driver(&ps3vram_zpool_driver);
+	return 0;
+}
+
+static void __exit ps3vram_swap_exit(void)
+{
+	/* The zpool layer holds a module reference while a pool exists. */
+	zpool_unregister_driver(&ps3vram_zpool_driver);
+	kobject_put(ps3vram_swap.kobj);
+}
+
+module_init(ps3vram_swap_init);
+module_exit(ps3vram_swap_exit);
+
+MODULE_DESCRIPTION("zpool backend storing zswap pages in PS3 video RAM");
+MODULE_LICENSE("GPL");
