@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pattern.c - swapbench page content and visiting order
+ * swapbench page content and visiting order
  *
  * A page's content is a pure function of (page index, generation, seed,
  * kind), so the checker never stores what it wrote: it regenerates the
@@ -31,7 +31,7 @@
 
 #include "pattern.h"
 
-/* splitmix64 increment: the golden ratio, odd, so the counter has period 2^64 */
+/* splitmix64's increment: 2^64 / golden ratio, odd, so the period is 2^64 */
 #define SB_GOLDEN	0x9e3779b97f4a7c15ULL
 
 /* Salts keep the page, tag and permutation streams of one seed apart. */
@@ -83,10 +83,12 @@ static const struct sb_word sb_text_words[] = {
 	SB_WORD("error"), SB_WORD("retry"), SB_WORD("done"), SB_WORD("frame"),
 	SB_WORD("block"), SB_WORD("device"), SB_WORD("driver"),
 };
-_Static_assert(sizeof(sb_text_words) / sizeof(sb_text_words[0]) == SB_TEXT_WORDS,
+_Static_assert(sizeof(sb_text_words) ==
+	       SB_TEXT_WORDS * sizeof(sb_text_words[0]),
 	       "the text dictionary must have exactly SB_TEXT_WORDS words");
 _Static_assert(sizeof(struct sb_word) == SB_TEXT_SLOT,
 	       "a word slot is copied as SB_TEXT_SLOT bytes");
+
 
 static const char *const sb_kind_names[SB_NR_KINDS] = {
 	[SB_KIND_ZERO]   = "zero",

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pattern.h - everything in swapbench that is a pure function of the seed:
+ * swapbench page patterns: everything that is a pure function of the seed:
  * the PRNG, the content of a page and the random visiting order.
  *
  * Nothing here allocates, keeps state between calls or touches a global, so

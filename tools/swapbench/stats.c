@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stats.c - swapbench latency percentiles
+ * swapbench latency percentiles
  *
  * Two ways to the same figures:
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * stats.h - swapbench latency statistics: exact percentiles of one pass and
+ * swapbench latency statistics: exact percentiles of one pass and
  * a log-linear histogram that workers send to the parent to be merged.
  */
 #ifndef SB_STATS_H

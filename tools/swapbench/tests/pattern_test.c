@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pattern_test.c - unit tests of swapbench's page generator, visiting
- * order and latency statistics (pattern.c, stats.c)
+ * Unit tests of swapbench's page generator, visiting order and latency
+ * statistics (pattern.c, stats.c).
  *
  * One binary, one process per case, so that tests/run.sh counts cases
  * itself and a crash fails only its own case:
