@@ -1,0 +1,91 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash disable=SC1091
+#
+# dma-copies: the software RSX binds the ivshmem VRAM window by itself;
+# 100,000 random copies (64 B - 4 KiB, random offsets over all 256 MiB)
+# from two clients on every CPU read back bit-identical; with injected
+# hangs the caller gets -ETIMEDOUT, the engine resets and the copies that
+# follow succeed; dropped notifiers and stalls are survived the same way.
+# tests/run-check also runs it with --smp 1.
+#
+# rig: --timeout 900 --no-swap
+# rig-allow: ps3vram_dma.*(timed out|resetting|RSX error|reset after)
+
+. /lib/rig.sh
+
+P=/sys/module/ps3vram_dma/parameters
+T=/sys/kernel/debug/ps3vram_dma_test
+
+# field NAME LINE - value of NAME=value in LINE
+field()
+{
+	echo "$2" | sed -n "s/.*$1=\([0-9]*\).*/\1/p"
+}
+
+# column N FILE - Nth column of a one-line stats file
+column()
+{
+	cut -d' ' -f"$1" "$2"
+}
+
+# run_copies N - N verified copies; fails on any mismatch or shortfall
+run_copies()
+{
+	local result
+
+	echo "$1" > $T/run || rig_fail "test run failed: $(cat $T/result)"
+	result=$(cat $T/result)
+	rig_log "result: $result"
+	[ "$(field mismatches "$result")" = 0 ] || rig_fail "mismatches: $result"
+	[ "$(field copies "$result")" -ge "$1" ] || rig_fail "copies short: $result"
+	[ "$(field threads "$result")" -eq $((2 * $(nproc))) ] ||
+		rig_fail "not two threads per CPU: $result"
+	LAST=$result
+}
+
+modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
+modprobe ps3vram_dma_test || rig_fail "modprobe ps3vram_dma_test failed"
+[ "$(cat /sys/kernel/ps3vram_dma/backend)" = emu ] ||
+	rig_fail "engine backend is not the emulator"
+[ "$(column 1 /sys/kernel/ps3vram_dma/mem_stat)" -eq $((256 << 20)) ] ||
+	rig_fail "engine does not see 256 MiB of VRAM"
+
+rig_log "clean run on $(nproc) CPUs"
+run_copies 100000
+[ "$(field timeouts "$LAST")" = 0 ] || rig_fail "timeouts without injection"
+
+rig_log "injected hangs: every 2000th copy, 20 ms timeout"
+echo 20 > $P/timeout_ms
+echo 2000 > $P/emu_timeout_every
+resets=$(column 7 /sys/kernel/ps3vram_dma/io_stat)
+run_copies 20000
+[ "$(field timeouts "$LAST")" -ge 5 ] || rig_fail "hangs not seen as timeouts"
+[ "$(column 7 /sys/kernel/ps3vram_dma/io_stat)" -gt "$resets" ] ||
+	rig_fail "no engine reset after a timeout"
+echo 0 > $P/emu_timeout_every
+
+rig_log "injected lost notifiers: every 1000th copy"
+echo 1000 > $P/emu_drop_every
+run_copies 10000
+[ "$(field timeouts "$LAST")" -ge 5 ] || rig_fail "lost notifiers not seen"
+echo 0 > $P/emu_drop_every
+
+rig_log "injected stalls: 1 ms per copy, 100 us spin budget"
+echo 100 > $P/spin_us
+echo 1000 > $P/emu_stall_us
+slept=$(column 2 /sys/kernel/ps3vram_dma/wait_stat)
+run_copies 1000
+[ "$(field timeouts "$LAST")" = 0 ] || rig_fail "a 1 ms stall timed out"
+[ "$(column 2 /sys/kernel/ps3vram_dma/wait_stat)" -gt "$slept" ] ||
+	rig_fail "stalled waits did not leave the spin phase"
+echo 0 > $P/emu_stall_us
+
+rig_log "after the faults: a clean run"
+run_copies 10000
+[ "$(field timeouts "$LAST")" = 0 ] || rig_fail "timeouts after injection ended"
+
+rig_log "io_stat: $(cat /sys/kernel/ps3vram_dma/io_stat)"
+rig_log "wait_stat: $(cat /sys/kernel/ps3vram_dma/wait_stat)"
+rig_dmesg_check
+rig_pass
