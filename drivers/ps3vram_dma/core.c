@@ -349,11 +349,13 @@ static bool ps3vram_dma_poll_notifier(struct ps3vram_dma *dma, void *arg)
 }
 
 /*
- * Reset the backend and re-bind; every transfer in flight fails with -EIO.
- * Called with fifo_lock held.
+ * Reset the backend and re-bind; every transfer in flight fails with
+ * @status: -ETIMEDOUT when they all overran the timeout, -EIO when they are
+ * collateral of somebody else's.  Called with fifo_lock held.
  */
-static int ps3vram_dma_reset_locked(struct ps3vram_dma *dma)
+static int ps3vram_dma_reset_locked(struct ps3vram_dma *dma, int status)
 {
+	struct ps3vram_dma_xfer *xfer;
 	unsigned int n;
 	int ret;
 
@@ -362,9 +364,10 @@ static int ps3vram_dma_reset_locked(struct ps3vram_dma *dma)
 	ret = dma->hw->ops->reset(dma->hw);
 	spin_lock(&dma->lock);
 	for_each_set_bit(n, &dma->notifier_busy, PS3VRAM_NR_NOTIFIERS) {
-		ps3vram_dma_count(dma->inflight[n]->client, PS3VRAM_DMA_FAILED,
-				  1);
-		ps3vram_dma_finish(dma, dma->inflight[n], -EIO);
+		xfer = dma->inflight[n];
+		ps3vram_dma_count(xfer->client, status == -ETIMEDOUT ?
+				  PS3VRAM_DMA_TIMEOUTS : PS3VRAM_DMA_FAILED, 1);
+		ps3vram_dma_finish(dma, xfer, status);
 	}
 	spin_unlock(&dma->lock);
 	atomic64_inc(&dma->stat[PS3VRAM_DMA_RESETS]);
@@ -394,7 +397,7 @@ static void ps3vram_dma_kick(struct ps3vram_dma *dma)
 	atomic64_inc(&dma->stat[PS3VRAM_DMA_REWINDS]);
 	if (ps3vram_dma_poll(dma, ps3vram_dma_poll_idle, NULL)) {
 		dev_warn(dma->hw->dev, "FIFO did not drain, resetting\n");
-		ps3vram_dma_reset_locked(dma);
+		ps3vram_dma_reset_locked(dma, -ETIMEDOUT);
 		return;
 	}
 	ps3vram_ring_rewind(ring);
@@ -412,8 +415,9 @@ static int ps3vram_dma_notifier_get(struct ps3vram_dma *dma,
 	if (!ps3vram_dma_poll_notifier(dma, NULL)) {
 		atomic64_inc(&dma->stat[PS3VRAM_DMA_NOTIFIER_STALLS]);
 		if (ps3vram_dma_poll(dma, ps3vram_dma_poll_notifier, NULL)) {
+			/* Every copy in flight has overrun the timeout. */
 			dev_warn(dma->hw->dev, "no notifier completed, resetting\n");
-			if (ps3vram_dma_reset_locked(dma))
+			if (ps3vram_dma_reset_locked(dma, -ETIMEDOUT))
 				return -EIO;
 		}
 	}
@@ -532,7 +536,7 @@ int ps3vram_dma_wait(struct ps3vram_dma_xfer *xfer)
 			dev_warn_ratelimited(dma->hw->dev,
 					     "copy timed out after %u ms, resetting\n",
 					     READ_ONCE(timeout_ms));
-			ps3vram_dma_reset_locked(dma);
+			ps3vram_dma_reset_locked(dma, -EIO);
 		}
 		mutex_unlock(&dma->fifo_lock);
 	}
@@ -607,7 +611,7 @@ int ps3vram_dma_reset(struct ps3vram_dma_client *client)
 	int ret;
 
 	mutex_lock(&dma->fifo_lock);
-	ret = ps3vram_dma_reset_locked(dma);
+	ret = ps3vram_dma_reset_locked(dma, -EIO);
 	mutex_unlock(&dma->fifo_lock);
 	return ret;
 }
@@ -1074,7 +1078,7 @@ int ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
 	}
 
 	mutex_lock(&dma->fifo_lock);
-	ret = ps3vram_dma_reset_locked(dma);
+	ret = ps3vram_dma_reset_locked(dma, -EIO);
 	mutex_unlock(&dma->fifo_lock);
 	if (ret)
 		goto put;
