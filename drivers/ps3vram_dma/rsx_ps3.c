@@ -61,7 +61,7 @@
 
 #include "internal.h"
 
-/* FIFO and 480 staging slots; as ps3vram, so lv1 maps it as it does. */
+/* FIFO and 496 4 KiB staging slots (31 with 64 KiB pages); as ps3vram. */
 #define PS3VRAM_RSX_XDR_SIZE		SZ_2M
 /* lv1_gpu_context_iomap() maps 1 MiB pages of XDR. */
 #define PS3VRAM_RSX_XDR_ALIGN		SZ_1M
