@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The ps3vram_dma engine under test, and a fixture to bring it up.
+ *
+ * core.c, ring.c and emu.c are compiled into the test file itself, so that
+ * their static functions, structures and module parameters are reachable:
+ * a test sets emu_stall_us or timeout_ms as the module parameter it is.
+ * Include this file first in a test file, before any other header.
+ *
+ * dma_env_start(mb) loads the module as an insmod with emu_vram_mb=mb
+ * would, through ps3vram_dma_init(): no ivshmem device, so the software RSX
+ * runs over vzalloc()ed VRAM.  The fixture's cleanup unloads it again
+ * (destroying any client the test left, so an aborted test cannot leak).
+ */
+#ifndef _UNIT_DMA_FIXTURE_H
+#define _UNIT_DMA_FIXTURE_H
+
+#include "../../drivers/ps3vram_dma/core.c"
+#include "../../drivers/ps3vram_dma/ring.c"
+#include "../../drivers/ps3vram_dma/emu.c"
+/* Each kernel file defines its own. */
+#undef pr_fmt
+
+#include "harness.h"
+
+/* The emulator's XDR buffer holds the FIFO and this many slots. */
+#define DMA_NR_SLOTS	((PS3VRAM_EMU_XDR_SIZE - PS3VRAM_FIFO_SIZE) / PAGE_SIZE)
+/* Long enough for any modelled copy (and the default stall) to finish. */
+#define DMA_SETTLE_NS	(10 * NSEC_PER_MSEC)
+
+struct dma_env {
+	struct ps3vram_emu *emu;
+	struct ps3vram_dma *dma;
+};
+
+static struct dma_env env;
+
+/* Module parameters as after insmod with no arguments. */
+static inline void dma_params_default(void)
+{
+	spin_us = 200;
+	timeout_ms = 200;
+	emu_vram_mb = 0;
+	emu_setup_ns = 2000;
+	emu_bandwidth_mbs = 5120;
+	emu_timeout_every = 0;
+	emu_drop_every = 0;
+	emu_stall_us = 0;
+}
+
+static inline void dma_env_stop(void *unused)
+{
+	struct ps3vram_dma_client *client, *tmp;
+
+	if (!env.emu)
+		return;
+	if (env.dma)
+		list_for_each_entry_safe(client, tmp, &env.dma->clients, node)
+			ps3vram_dma_client_destroy(client);
+	ps3vram_dma_exit();
+	env.emu = NULL;
+	env.dma = NULL;
+	dma_params_default();
+}
+
+/* Load the module with @vram_mb MiB of emulated VRAM. */
+static inline void dma_env_start(unsigned int vram_mb)
+{
+	int ret;
+
+	dma_params_default();
+	emu_vram_mb = vram_mb;
+	ret = ps3vram_dma_init();
+	ASSERT_EQ(ret, 0);
+	env.emu = ps3vram_emu_vmalloc;
+	env.dma = ps3vram_dma_engine;
+	unit_on_cleanup(dma_env_stop, NULL);
+	ASSERT_TRUE(env.emu && env.dma);
+}
+
+static inline u64 dma_stat(enum ps3vram_dma_stat_item item)
+{
+	return atomic64_read(&env.dma->stat[item]);
+}
+
+static inline u64 client_stat(struct ps3vram_dma_client *client,
+			      enum ps3vram_dma_stat_item item)
+{
+	return atomic64_read(&client->stat[item]);
+}
+
+static inline struct ps3vram_dma_client *dma_client(const char *name,
+						    u64 size)
+{
+	struct ps3vram_dma_client *client = ps3vram_dma_client_create(name,
+								     size);
+
+	ASSERT_PTR_OK(client);
+	return client;
+}
+
+/* Emulated VRAM at @off of @client's claim, as the GPU sees it. */
+static inline u8 *dma_vram(struct ps3vram_dma_client *client, u64 off)
+{
+	return (u8 *)env.emu->vram + client->start + off;
+}
+
+/* Let every modelled copy finish. */
+static inline void dma_settle(void)
+{
+	unit_clock_advance(DMA_SETTLE_NS);
+}
+
+/* Write raw words into the FIFO and kick them, as the core would. */
+static inline void dma_ring_raw(const u32 *words, unsigned int n)
+{
+	unsigned int i;
+
+	mutex_lock(&env.dma->fifo_lock);
+	for (i = 0; i < n; i++)
+		ps3vram_ring_out(&env.dma->ring, words[i]);
+	ps3vram_dma_kick(env.dma);
+	mutex_unlock(&env.dma->fifo_lock);
+}
+
+static inline u32 dma_header(u32 subch, u32 method, u32 count)
+{
+	return count << PS3VRAM_RING_COUNT_SHIFT |
+	       subch << PS3VRAM_RING_SUBCH_SHIFT | method;
+}
+
+#endif /* _UNIT_DMA_FIXTURE_H */

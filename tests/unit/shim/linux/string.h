@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _UNIT_LINUX_STRING_H
+#define _UNIT_LINUX_STRING_H
+
+#include <linux/types.h>
+
+/* As lib/string.c: -E2BIG when @src did not fit (the copy is truncated). */
+static inline ssize_t strscpy(char *dest, const char *src, size_t count)
+{
+	size_t len;
+
+	if (count == 0 || count > INT_MAX)
+		return -E2BIG;
+	len = strnlen(src, count);
+	if (len == count) {
+		memcpy(dest, src, count - 1);
+		dest[count - 1] = '\0';
+		return -E2BIG;
+	}
+	memcpy(dest, src, len + 1);
+	return len;
+}
+
+/* True when @a and @b are equal, ignoring one trailing newline of either. */
+static inline bool sysfs_streq(const char *s1, const char *s2)
+{
+	while (*s1 && *s1 == *s2) {
+		s1++;
+		s2++;
+	}
+	if (*s1 == *s2)
+		return true;
+	if (!*s1 && *s2 == '\n' && !s2[1])
+		return true;
+	if (*s1 == '\n' && !s1[1] && !*s2)
+		return true;
+	return false;
+}
+
+static inline void *memchr_inv(const void *start, int c, size_t bytes)
+{
+	const u8 *p = start;
+
+	for (; bytes; bytes--, p++)
+		if (*p != (u8)c)
+			return (void *)p;
+	return NULL;
+}
+
+#endif

@@ -1,0 +1,931 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel services for the code under test: printk into a log buffer,
+ * kobjects and an in-memory sysfs, debugfs, seq_file, and fake PCI and
+ * platform devices.  Everything a test can observe is reachable through
+ * harness.h; everything a test leaves behind is reported by
+ * unit_shim_leftovers().
+ *
+ * sysfs reads and kobject removal model kernfs "active" references as a
+ * lock (class "kn->active"): a show() runs holding it, and removing a
+ * kobject with attribute files waits for it (kernfs_drain()).  So a show()
+ * that takes lock A, with A held across the removal, is reported by the
+ * harness's lock order check, as lockdep reports it in a kernel.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../harness.h"
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/device.h>
+#include <linux/kobject.h>
+#include <linux/list.h>
+#include <linux/pci.h>
+#include <linux/platform_device.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+/* ---- ctype: lib/ctype.c ---- */
+
+const unsigned char _ctype[] = {
+_C, _C, _C, _C, _C, _C, _C, _C,				/* 0-7 */
+_C, _C | _S, _C | _S, _C | _S, _C | _S, _C | _S, _C, _C,	/* 8-15 */
+_C, _C, _C, _C, _C, _C, _C, _C,				/* 16-23 */
+_C, _C, _C, _C, _C, _C, _C, _C,				/* 24-31 */
+_S | _SP, _P, _P, _P, _P, _P, _P, _P,			/* 32-39 */
+_P, _P, _P, _P, _P, _P, _P, _P,				/* 40-47 */
+_D, _D, _D, _D, _D, _D, _D, _D,				/* 48-55 */
+_D, _D, _P, _P, _P, _P, _P, _P,				/* 56-63 */
+_P, _U | _X, _U | _X, _U | _X, _U | _X, _U | _X, _U | _X, _U,	/* 64-71 */
+_U, _U, _U, _U, _U, _U, _U, _U,				/* 72-79 */
+_U, _U, _U, _U, _U, _U, _U, _U,				/* 80-87 */
+_U, _U, _U, _P, _P, _P, _P, _P,				/* 88-95 */
+_P, _L | _X, _L | _X, _L | _X, _L | _X, _L | _X, _L | _X, _L,	/* 96-103 */
+_L, _L, _L, _L, _L, _L, _L, _L,				/* 104-111 */
+_L, _L, _L, _L, _L, _L, _L, _L,				/* 112-119 */
+_L, _L, _L, _P, _P, _P, _P, _C,				/* 120-127 */
+0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,		/* 128-143 */
+0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,		/* 144-159 */
+_S | _SP, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, /* 160-175 */
+_P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P,	/* 176-191 */
+_U, _U, _U, _U, _U, _U, _U, _U, _U, _U, _U, _U, _U, _U, _U, _U,	/* 192-207 */
+_U, _U, _U, _U, _U, _U, _U, _P, _U, _U, _U, _U, _U, _U, _U, _L,	/* 208-223 */
+_L, _L, _L, _L, _L, _L, _L, _L, _L, _L, _L, _L, _L, _L, _L, _L,	/* 224-239 */
+_L, _L, _L, _L, _L, _L, _L, _P, _L, _L, _L, _L, _L, _L, _L, _L,	/* 240-255 */
+};
+
+/* ---- printk ---- */
+
+static char *unit_log_buf;
+static size_t unit_log_len, unit_log_cap;
+
+static void unit_log_append(char level, const char *prefix, const char *fmt,
+			    va_list ap)
+{
+	char *msg = NULL;
+	size_t need;
+	int n;
+
+	n = vasprintf(&msg, fmt, ap);
+	if (n < 0)
+		abort();
+	need = unit_log_len + strlen(prefix) + n + 8;
+	if (need > unit_log_cap) {
+		unit_log_cap = need * 2;
+		unit_log_buf = realloc(unit_log_buf, unit_log_cap);
+		if (!unit_log_buf)
+			abort();
+	}
+	unit_log_len += sprintf(unit_log_buf + unit_log_len, "<%c>%s%s",
+				level, prefix, msg);
+	if (unit_verbose())
+		fprintf(stderr, "[kernel] <%c>%s%s", level, prefix, msg);
+	free(msg);
+}
+
+void unit_vprintk(const char *fmt, va_list ap)
+{
+	char level = 'd';
+
+	if (fmt[0] == KERN_SOH[0] && fmt[1]) {
+		level = fmt[1];
+		fmt += 2;
+	}
+	unit_log_append(level, "", fmt, ap);
+}
+
+void unit_dev_printk(const char *level, const struct device *dev,
+		     const char *fmt, ...)
+{
+	char prefix[128];
+	va_list ap;
+
+	snprintf(prefix, sizeof(prefix), "%s: ",
+		 dev ? dev_name(dev) : "(NULL device *)");
+	va_start(ap, fmt);
+	unit_log_append(level[1], prefix, fmt, ap);
+	va_end(ap);
+}
+
+void unit_log_clear(void)
+{
+	unit_log_len = 0;
+	if (unit_log_buf)
+		unit_log_buf[0] = '\0';
+}
+
+const char *unit_log(void)
+{
+	return unit_log_buf ? unit_log_buf : "";
+}
+
+bool unit_log_contains(const char *s)
+{
+	return strstr(unit_log(), s) != NULL;
+}
+
+unsigned int unit_log_count(const char *s)
+{
+	const char *p = unit_log();
+	unsigned int n = 0;
+
+	while ((p = strstr(p, s))) {
+		n++;
+		p += strlen(s);
+	}
+	return n;
+}
+
+/* ---- kobjects and sysfs ---- */
+
+/* kernfs active references, as a lock class (see the top of the file). */
+static struct unit_lock unit_kn_active = UNIT_LOCK_INIT("kn->active", false);
+
+static LIST_HEAD(unit_sysfs);
+
+static struct kobject unit_kernel_kobj = {
+	.name = "kernel", .refcount = 1,
+	.state_initialized = 1, .state_in_sysfs = 1,
+};
+static struct kobject unit_mm_kobj = {
+	.name = "mm", .refcount = 1,
+	.state_initialized = 1, .state_in_sysfs = 1,
+};
+struct kobject *kernel_kobj = &unit_kernel_kobj;
+struct kobject *mm_kobj = &unit_mm_kobj;
+
+static ssize_t kobj_attr_show(struct kobject *kobj, struct attribute *attr,
+			      char *buf)
+{
+	struct kobj_attribute *kattr =
+		container_of(attr, struct kobj_attribute, attr);
+
+	return kattr->show ? kattr->show(kobj, kattr, buf) : -EIO;
+}
+
+static ssize_t kobj_attr_store(struct kobject *kobj, struct attribute *attr,
+			       const char *buf, size_t count)
+{
+	struct kobj_attribute *kattr =
+		container_of(attr, struct kobj_attribute, attr);
+
+	return kattr->store ? kattr->store(kobj, kattr, buf, count) : -EIO;
+}
+
+const struct sysfs_ops kobj_sysfs_ops = {
+	.show = kobj_attr_show,
+	.store = kobj_attr_store,
+};
+
+static void unit_sysfs_roots(void)
+{
+	if (!list_empty(&unit_sysfs))
+		return;
+	list_add_tail(&unit_kernel_kobj.entry, &unit_sysfs);
+	list_add_tail(&unit_mm_kobj.entry, &unit_sysfs);
+}
+
+static bool unit_is_root(const struct kobject *kobj)
+{
+	return kobj == &unit_kernel_kobj || kobj == &unit_mm_kobj;
+}
+
+void kobject_init(struct kobject *kobj, const struct kobj_type *ktype)
+{
+	if (WARN(!ktype, "kobject (%p): must have a ktype", (void *)kobj))
+		return;
+	WARN(kobj->state_initialized,
+	     "kobject (%p): tried to init an initialized object, something is seriously wrong",
+	     (void *)kobj);
+	kobj->refcount = 1;
+	INIT_LIST_HEAD(&kobj->entry);
+	kobj->state_in_sysfs = 0;
+	kobj->state_initialized = 1;
+	kobj->ktype = ktype;
+}
+
+struct kobject *kobject_get(struct kobject *kobj)
+{
+	if (kobj) {
+		WARN(!kobj->state_initialized,
+		     "kobject: '%s' (%p): is not initialized, yet kobject_get() is being called",
+		     kobj->name, (void *)kobj);
+		WARN(kobj->refcount <= 0,
+		     "refcount_t: addition on 0; use-after-free (kobject '%s')",
+		     kobj->name);
+		kobj->refcount++;
+	}
+	return kobj;
+}
+
+static bool unit_has_attrs(const struct kobject *kobj)
+{
+	const struct attribute_group **g;
+
+	if (!kobj->ktype || !kobj->ktype->default_groups)
+		return false;
+	for (g = kobj->ktype->default_groups; *g; g++)
+		if ((*g)->attrs && (*g)->attrs[0])
+			return true;
+	return false;
+}
+
+static void __kobject_del(struct kobject *kobj)
+{
+	if (kobj->state_in_sysfs) {
+		/* kernfs_drain(): wait until no show() runs on its files. */
+		if (unit_has_attrs(kobj)) {
+			unit_lock_acquire(&unit_kn_active, __FILE__, __LINE__);
+			unit_lock_release(&unit_kn_active, __FILE__, __LINE__);
+		}
+		list_del_init(&kobj->entry);
+	}
+	kobj->state_in_sysfs = 0;
+	kobj->parent = NULL;
+}
+
+void kobject_del(struct kobject *kobj)
+{
+	struct kobject *parent;
+
+	if (!kobj)
+		return;
+	parent = kobj->parent;
+	__kobject_del(kobj);
+	kobject_put(parent);
+}
+
+static void unit_kobject_cleanup(struct kobject *kobj)
+{
+	const struct kobj_type *t = kobj->ktype;
+	const char *name = kobj->name;
+
+	WARN(t && !t->release,
+	     "kobject: '%s' (%p): does not have a release() function, it is broken and must be fixed",
+	     kobj->name, (void *)kobj);
+	if (kobj->state_in_sysfs)
+		kobject_del(kobj);	/* auto cleanup, as the kernel does */
+	if (t && t->release)
+		t->release(kobj);
+	kfree_const(name);
+}
+
+void kobject_put(struct kobject *kobj)
+{
+	if (!kobj)
+		return;
+	WARN(!kobj->state_initialized,
+	     "kobject: '%s' (%p): is not initialized, yet kobject_put() is being called",
+	     kobj->name, (void *)kobj);
+	if (WARN(kobj->refcount <= 0,
+		 "refcount_t: underflow; use-after-free (kobject '%s')",
+		 kobj->name))
+		return;
+	if (--kobj->refcount)
+		return;
+	if (WARN(unit_is_root(kobj), "put of the last reference of /sys/%s",
+		 kobj->name))
+		return;
+	unit_kobject_cleanup(kobj);
+}
+
+static __printf(3, 0) int unit_kobject_add(struct kobject *kobj,
+					   struct kobject *parent,
+					   const char *fmt, va_list ap)
+{
+	struct kobject *other;
+	va_list ap2;
+	char *name;
+	int len;
+
+	unit_sysfs_roots();
+	va_copy(ap2, ap);
+	len = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	/* kobject_set_name_vargs(): kvasprintf_const(GFP_KERNEL, ...) */
+	name = kmalloc(len + 1, GFP_KERNEL);
+	if (!name)
+		return -ENOMEM;
+	vsnprintf(name, len + 1, fmt, ap);
+	kfree_const(kobj->name);
+	kobj->name = name;
+	if (WARN(!len, "kobject: (%p): attempted to be registered with empty name!",
+		 (void *)kobj))
+		return -EINVAL;
+	WARN(strchr(name, '/'), "kobject name '%s' contains '/'", name);
+
+	list_for_each_entry(other, &unit_sysfs, entry)
+		if (other->parent == parent && !strcmp(other->name, name)) {
+			pr_err("sysfs: cannot create duplicate filename '%s'\n",
+			       name);
+			return -EEXIST;
+		}
+	kobj->parent = kobject_get(parent);
+	list_add_tail(&kobj->entry, &unit_sysfs);
+	kobj->state_in_sysfs = 1;
+	return 0;
+}
+
+int kobject_add(struct kobject *kobj, struct kobject *parent,
+		const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	if (!kobj)
+		return -EINVAL;
+	if (WARN(!kobj->state_initialized,
+		 "kobject '%s' (%p): tried to add an uninitialized object, something is seriously wrong",
+		 kobj->name, (void *)kobj))
+		return -EINVAL;
+	va_start(ap, fmt);
+	ret = unit_kobject_add(kobj, parent, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int kobject_init_and_add(struct kobject *kobj, const struct kobj_type *ktype,
+			 struct kobject *parent, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	kobject_init(kobj, ktype);
+	va_start(ap, fmt);
+	ret = unit_kobject_add(kobj, parent, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+static void dynamic_kobj_release(struct kobject *kobj)
+{
+	kfree(kobj);
+}
+
+static const struct kobj_type dynamic_kobj_ktype = {
+	.release = dynamic_kobj_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+};
+
+struct kobject *kobject_create_and_add(const char *name,
+				       struct kobject *parent)
+{
+	struct kobject *kobj;
+
+	kobj = kzalloc(sizeof(*kobj), GFP_KERNEL);
+	if (!kobj)
+		return NULL;
+	kobject_init(kobj, &dynamic_kobj_ktype);
+	if (kobject_add(kobj, parent, "%s", name)) {
+		kobject_put(kobj);
+		return NULL;
+	}
+	return kobj;
+}
+
+int sysfs_emit(char *buf, const char *fmt, ...)
+{
+	va_list args;
+	int len;
+
+	if (WARN(!buf || offset_in_page(buf), "invalid sysfs_emit: buf:%p",
+		 (void *)buf))
+		return 0;
+	va_start(args, fmt);
+	len = vscnprintf(buf, PAGE_SIZE, fmt, args);
+	va_end(args);
+	return len;
+}
+
+int sysfs_emit_at(char *buf, int at, const char *fmt, ...)
+{
+	va_list args;
+	int len;
+
+	if (WARN(!buf || offset_in_page(buf) || at < 0 || at >= PAGE_SIZE,
+		 "invalid sysfs_emit_at: buf:%p at:%d", (void *)buf, at))
+		return 0;
+	va_start(args, fmt);
+	len = vscnprintf(buf + at, PAGE_SIZE - at, fmt, args);
+	va_end(args);
+	return len;
+}
+
+/* Write the sysfs path of @kobj into @buf, "kernel/ps3vram_dma". */
+static void unit_kobj_path(const struct kobject *kobj, char *buf, size_t size)
+{
+	char tmp[512];
+
+	if (!kobj->parent) {
+		snprintf(buf, size, "%s", kobj->name);
+		return;
+	}
+	unit_kobj_path(kobj->parent, tmp, sizeof(tmp));
+	snprintf(buf, size, "%s/%s", tmp, kobj->name);
+}
+
+static struct kobject *unit_kobj_find(const char *path)
+{
+	struct kobject *kobj;
+	char buf[512];
+
+	unit_sysfs_roots();
+	list_for_each_entry(kobj, &unit_sysfs, entry) {
+		unit_kobj_path(kobj, buf, sizeof(buf));
+		if (!strcmp(buf, path))
+			return kobj;
+	}
+	return NULL;
+}
+
+bool unit_sysfs_dir_exists(const char *path)
+{
+	return unit_kobj_find(path) != NULL;
+}
+
+int unit_sysfs_errno;
+
+const char *unit_sysfs_read(const char *path)
+{
+	static char text[PAGE_SIZE + 1];
+	const struct attribute_group **g;
+	struct attribute **a, *attr = NULL;
+	struct kobject *kobj;
+	char dir[512], *name;
+	ssize_t ret;
+	char *page;
+
+	unit_sysfs_errno = -ENOENT;
+	snprintf(dir, sizeof(dir), "%s", path);
+	name = strrchr(dir, '/');
+	if (!name)
+		return NULL;
+	*name++ = '\0';
+	kobj = unit_kobj_find(dir);
+	if (!kobj || !kobj->ktype || !kobj->ktype->default_groups)
+		return NULL;
+	for (g = kobj->ktype->default_groups; *g && !attr; g++)
+		for (a = (*g)->attrs; a && *a; a++)
+			if (!(*g)->name && !strcmp((*a)->name, name)) {
+				attr = *a;
+				break;
+			}
+	if (!attr)
+		return NULL;
+	unit_sysfs_errno = -EACCES;
+	if (!(attr->mode & 0444) || !kobj->ktype->sysfs_ops ||
+	    !kobj->ktype->sysfs_ops->show)
+		return NULL;
+
+	/* sysfs hands show() a zeroed, page-aligned page. */
+	page = aligned_alloc(PAGE_SIZE, PAGE_SIZE);
+	if (!page)
+		abort();
+	memset(page, 0, PAGE_SIZE);
+	unit_lock_acquire(&unit_kn_active, __FILE__, __LINE__);
+	ret = kobj->ktype->sysfs_ops->show(kobj, attr, page);
+	unit_lock_release(&unit_kn_active, __FILE__, __LINE__);
+	if (ret >= (ssize_t)PAGE_SIZE) {
+		WARN(1, "fill_read_buffer: %s returned bad count %zd", path,
+		     ret);
+		ret = PAGE_SIZE - 1;
+	}
+	if (ret < 0) {
+		unit_sysfs_errno = ret;
+		free(page);
+		return NULL;
+	}
+	memcpy(text, page, ret);
+	text[ret] = '\0';
+	free(page);
+	unit_sysfs_errno = 0;
+	return text;
+}
+
+int unit_sysfs_u64s(const char *path, u64 *vals, int max)
+{
+	const char *s = unit_sysfs_read(path);
+	char *end;
+	int n = 0;
+
+	if (!s)
+		return unit_sysfs_errno;
+	while (*s != '\n') {
+		if (*s < '0' || *s > '9' || n == max)
+			return -EPROTO;
+		vals[n++] = strtoull(s, &end, 10);
+		s = end;
+		if (*s == ' ')
+			s++;
+		else if (*s != '\n')
+			return -EPROTO;
+	}
+	return s[1] ? -EPROTO : n;
+}
+
+/* ---- seq_file ---- */
+
+void seq_printf(struct seq_file *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	m->count += vscnprintf(m->buf + m->count, m->size - m->count, fmt, ap);
+	va_end(ap);
+}
+
+void seq_puts(struct seq_file *m, const char *s)
+{
+	seq_printf(m, "%s", s);
+}
+
+void seq_putc(struct seq_file *m, char c)
+{
+	seq_printf(m, "%c", c);
+}
+
+/* ---- debugfs ---- */
+
+enum unit_debugfs_kind {
+	UNIT_DEBUGFS_DIR,
+	UNIT_DEBUGFS_FOPS,
+	UNIT_DEBUGFS_ATOMIC,
+	UNIT_DEBUGFS_U32,
+	UNIT_DEBUGFS_U64,
+	UNIT_DEBUGFS_BOOL,
+};
+
+struct dentry {
+	char name[64];
+	struct dentry *parent;
+	enum unit_debugfs_kind kind;
+	void *data;
+	const struct file_operations *fops;
+	struct list_head node;
+};
+
+static LIST_HEAD(unit_debugfs);
+
+static struct dentry *unit_debugfs_child(struct dentry *parent,
+					 const char *name)
+{
+	struct dentry *d;
+
+	list_for_each_entry(d, &unit_debugfs, node)
+		if (d->parent == parent && !strcmp(d->name, name))
+			return d;
+	return NULL;
+}
+
+static struct dentry *unit_debugfs_create(const char *name,
+					  struct dentry *parent,
+					  enum unit_debugfs_kind kind,
+					  void *data,
+					  const struct file_operations *fops)
+{
+	struct dentry *d;
+
+	if (IS_ERR(parent))
+		return parent;
+	if (unit_debugfs_child(parent, name)) {
+		pr_err("debugfs: %s '%s' already present!\n",
+		       kind == UNIT_DEBUGFS_DIR ? "Directory" : "File", name);
+		return ERR_PTR(-EEXIST);
+	}
+	/* debugfs's own memory, not the module's: not counted. */
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		abort();
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->parent = parent;
+	d->kind = kind;
+	d->data = data;
+	d->fops = fops;
+	list_add_tail(&d->node, &unit_debugfs);
+	return d;
+}
+
+struct dentry *debugfs_create_dir(const char *name, struct dentry *parent)
+{
+	return unit_debugfs_create(name, parent, UNIT_DEBUGFS_DIR, NULL, NULL);
+}
+
+struct dentry *debugfs_create_file(const char *name, umode_t mode,
+				   struct dentry *parent, void *data,
+				   const struct file_operations *fops)
+{
+	return unit_debugfs_create(name, parent, UNIT_DEBUGFS_FOPS, data, fops);
+}
+
+void debugfs_create_atomic_t(const char *name, umode_t mode,
+			     struct dentry *parent, atomic_t *value)
+{
+	unit_debugfs_create(name, parent, UNIT_DEBUGFS_ATOMIC, value, NULL);
+}
+
+void debugfs_create_u32(const char *name, umode_t mode,
+			struct dentry *parent, u32 *value)
+{
+	unit_debugfs_create(name, parent, UNIT_DEBUGFS_U32, value, NULL);
+}
+
+void debugfs_create_u64(const char *name, umode_t mode,
+			struct dentry *parent, u64 *value)
+{
+	unit_debugfs_create(name, parent, UNIT_DEBUGFS_U64, value, NULL);
+}
+
+void debugfs_create_bool(const char *name, umode_t mode,
+			 struct dentry *parent, bool *value)
+{
+	unit_debugfs_create(name, parent, UNIT_DEBUGFS_BOOL, value, NULL);
+}
+
+void debugfs_remove_recursive(struct dentry *dentry)
+{
+	struct dentry *d, *tmp;
+	bool again = true;
+
+	if (IS_ERR_OR_NULL(dentry))
+		return;
+	/* Children first, whatever their depth. */
+	while (again) {
+		again = false;
+		list_for_each_entry_safe(d, tmp, &unit_debugfs, node)
+			if (d->parent == dentry) {
+				debugfs_remove_recursive(d);
+				again = true;
+				break;
+			}
+	}
+	list_del(&dentry->node);
+	free(dentry);
+}
+
+static struct dentry *unit_debugfs_find(const char *path)
+{
+	struct dentry *d = NULL;
+	char buf[256], *part, *save;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (part = strtok_r(buf, "/", &save); part;
+	     part = strtok_r(NULL, "/", &save)) {
+		d = unit_debugfs_child(d, part);
+		if (!d)
+			return NULL;
+	}
+	return d;
+}
+
+bool unit_debugfs_exists(const char *path)
+{
+	return unit_debugfs_find(path) != NULL;
+}
+
+const char *unit_debugfs_read(const char *path)
+{
+	static char text[1 << 16];
+	struct seq_file m = { .buf = text, .size = sizeof(text) };
+	struct dentry *d = unit_debugfs_find(path);
+	u64 val;
+
+	text[0] = '\0';
+	if (!d)
+		return NULL;
+	switch (d->kind) {
+	case UNIT_DEBUGFS_DIR:
+		return NULL;
+	case UNIT_DEBUGFS_FOPS:
+		if (d->fops->unit_show) {
+			m.private = d->data;
+			if (d->fops->unit_show(&m, NULL))
+				return NULL;
+			return text;
+		}
+		if (!d->fops->unit_get || d->fops->unit_get(d->data, &val))
+			return NULL;
+		snprintf(text, sizeof(text), d->fops->unit_fmt,
+			 (unsigned long long)val);
+		return text;
+	case UNIT_DEBUGFS_ATOMIC:
+		snprintf(text, sizeof(text), "%d\n",
+			 atomic_read((atomic_t *)d->data));
+		return text;
+	case UNIT_DEBUGFS_U32:
+		snprintf(text, sizeof(text), "%u\n", *(u32 *)d->data);
+		return text;
+	case UNIT_DEBUGFS_U64:
+		snprintf(text, sizeof(text), "%llu\n", *(u64 *)d->data);
+		return text;
+	case UNIT_DEBUGFS_BOOL:
+		snprintf(text, sizeof(text), "%c\n",
+			 *(bool *)d->data ? 'Y' : 'N');
+		return text;
+	}
+	return NULL;
+}
+
+int unit_debugfs_write_u64(const char *path, u64 val)
+{
+	struct dentry *d = unit_debugfs_find(path);
+
+	if (!d)
+		return -ENOENT;
+	if (d->kind != UNIT_DEBUGFS_FOPS || !d->fops->unit_set)
+		return -EACCES;
+	return d->fops->unit_set(d->data, val);
+}
+
+/* ---- PCI ---- */
+
+#define UNIT_MAX_PCI	4
+
+static struct pci_dev *unit_pci_devs[UNIT_MAX_PCI];
+static struct pci_driver *unit_pci_drivers[UNIT_MAX_PCI];
+
+void unit_pci_add(struct pci_dev *pdev)
+{
+	unsigned int i;
+
+	for (i = 0; i < UNIT_MAX_PCI; i++)
+		if (!unit_pci_devs[i]) {
+			unit_pci_devs[i] = pdev;
+			return;
+		}
+	abort();
+}
+
+void unit_pci_del(struct pci_dev *pdev)
+{
+	unsigned int i;
+
+	for (i = 0; i < UNIT_MAX_PCI; i++)
+		if (unit_pci_devs[i] == pdev)
+			unit_pci_devs[i] = NULL;
+}
+
+static const struct pci_device_id *unit_pci_match(struct pci_driver *drv,
+						  struct pci_dev *pdev)
+{
+	const struct pci_device_id *id;
+
+	for (id = drv->id_table; id && (id->vendor || id->device); id++)
+		if ((id->vendor == PCI_ANY_ID || id->vendor == pdev->vendor) &&
+		    (id->device == PCI_ANY_ID || id->device == pdev->device))
+			return id;
+	return NULL;
+}
+
+int pci_register_driver(struct pci_driver *drv)
+{
+	const struct pci_device_id *id;
+	unsigned int i;
+
+	might_sleep();
+	for (i = 0; i < UNIT_MAX_PCI && unit_pci_drivers[i]; i++)
+		if (WARN(unit_pci_drivers[i] == drv, "driver registered twice"))
+			return -EBUSY;
+	if (i == UNIT_MAX_PCI)
+		return -ENOMEM;
+	unit_pci_drivers[i] = drv;
+	for (i = 0; i < UNIT_MAX_PCI; i++) {
+		struct pci_dev *pdev = unit_pci_devs[i];
+
+		if (!pdev || pdev->driver)
+			continue;
+		id = unit_pci_match(drv, pdev);
+		/* A failed probe leaves the device unbound; no error here. */
+		if (id && !drv->probe(pdev, id))
+			pdev->driver = drv;
+	}
+	return 0;
+}
+
+void pci_unregister_driver(struct pci_driver *drv)
+{
+	unsigned int i;
+
+	for (i = 0; i < UNIT_MAX_PCI; i++)
+		if (unit_pci_devs[i] && unit_pci_devs[i]->driver == drv) {
+			drv->remove(unit_pci_devs[i]);
+			unit_pci_devs[i]->driver = NULL;
+		}
+	for (i = 0; i < UNIT_MAX_PCI; i++)
+		if (unit_pci_drivers[i] == drv) {
+			memmove(&unit_pci_drivers[i], &unit_pci_drivers[i + 1],
+				(UNIT_MAX_PCI - i - 1) * sizeof(drv));
+			unit_pci_drivers[UNIT_MAX_PCI - 1] = NULL;
+			return;
+		}
+	WARN(1, "pci_unregister_driver of an unregistered driver");
+}
+
+int pci_enable_device_mem(struct pci_dev *pdev)
+{
+	pdev->enabled++;
+	return 0;
+}
+
+void pci_disable_device(struct pci_dev *pdev)
+{
+	WARN(pdev->enabled <= 0, "disabling an already disabled device");
+	pdev->enabled--;
+}
+
+int pci_request_region(struct pci_dev *pdev, int bar, const char *name)
+{
+	if (pdev->regions & (1U << bar))
+		return -EBUSY;
+	pdev->regions |= 1U << bar;
+	return 0;
+}
+
+void pci_release_region(struct pci_dev *pdev, int bar)
+{
+	WARN(!(pdev->regions & (1U << bar)), "releasing a free region");
+	pdev->regions &= ~(1U << bar);
+}
+
+/* ---- platform devices ---- */
+
+static unsigned int unit_platform_devices;
+
+struct platform_device *platform_device_register_simple(const char *name,
+							int id,
+							const struct resource *res,
+							unsigned int num)
+{
+	struct platform_device *pdev;
+
+	/* platform_device_alloc(): one kzalloc with the name after it. */
+	pdev = kzalloc(sizeof(*pdev) + strlen(name) + 1, GFP_KERNEL);
+	if (!pdev)
+		return ERR_PTR(-ENOMEM);
+	strcpy((char *)(pdev + 1), name);
+	pdev->name = (const char *)(pdev + 1);
+	pdev->id = id;
+	pdev->dev.init_name = pdev->name;
+	unit_platform_devices++;
+	return pdev;
+}
+
+void platform_device_unregister(struct platform_device *pdev)
+{
+	if (IS_ERR_OR_NULL(pdev))
+		return;
+	unit_platform_devices--;
+	kfree(pdev);
+}
+
+/* ---- what a test left behind ---- */
+
+unsigned int unit_shim_leftovers(void)
+{
+	struct kobject *kobj, *ktmp;
+	struct dentry *d, *dtmp;
+	unsigned int n = 0, i;
+	char path[512];
+
+	unit_sysfs_roots();
+	list_for_each_entry_safe(kobj, ktmp, &unit_sysfs, entry) {
+		if (unit_is_root(kobj))
+			continue;
+		unit_kobj_path(kobj, path, sizeof(path));
+		printf("#   left in sysfs: /sys/%s (refcount %d)\n", path,
+		       kobj->refcount);
+		/* Unlink it so that the next test starts clean. */
+		list_del_init(&kobj->entry);
+		n++;
+	}
+	list_for_each_entry_safe(d, dtmp, &unit_debugfs, node) {
+		printf("#   left in debugfs: %s%s%s\n",
+		       d->parent ? d->parent->name : "",
+		       d->parent ? "/" : "", d->name);
+		list_del(&d->node);
+		n++;
+	}
+	for (i = 0; i < UNIT_MAX_PCI; i++) {
+		if (unit_pci_drivers[i]) {
+			printf("#   PCI driver %s still registered\n",
+			       unit_pci_drivers[i]->name);
+			unit_pci_drivers[i] = NULL;
+			n++;
+		}
+		if (unit_pci_devs[i] && (unit_pci_devs[i]->enabled ||
+					 unit_pci_devs[i]->regions)) {
+			printf("#   PCI device left enabled or with regions\n");
+			n++;
+		}
+		unit_pci_devs[i] = NULL;
+	}
+	if (unit_platform_devices) {
+		printf("#   %u platform devices still registered\n",
+		       unit_platform_devices);
+		unit_platform_devices = 0;
+		n++;
+	}
+	return n;
+}
