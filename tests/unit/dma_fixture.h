@@ -35,9 +35,17 @@ struct dma_env {
 
 static struct dma_env env;
 
-/* Module parameters as after insmod with no arguments. */
+/*
+ * Module parameters and static state as after insmod with no arguments: a
+ * module's .data and .bss are fresh at every load, and the tests load and
+ * unload it many times in one process.
+ */
 static inline void dma_params_default(void)
 {
+	WARN_ON(ps3vram_dma_engine);
+	ps3vram_emu_bound = false;
+	ps3vram_emu_pdev = NULL;
+	ps3vram_emu_vmalloc = NULL;
 	spin_us = 200;
 	timeout_ms = 200;
 	emu_vram_mb = 0;
@@ -60,7 +68,6 @@ static inline void dma_env_stop(void *unused)
 	ps3vram_dma_exit();
 	env.emu = NULL;
 	env.dma = NULL;
-	dma_params_default();
 }
 
 /* Load the module with @vram_mb MiB of emulated VRAM. */

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * emu.c: the software RSX refuses what the hardware would (an unknown
+ * method, a copy outside VRAM or into the FIFO, a jump out of the FIFO):
+ * it stops with a message, the next wait times out, the engine resets and
+ * copies work again.  Also the ivshmem PCI binding.
+ */
+#include "dma_fixture.h"
+
+#define NOTES_XDR_IOIF	0x0c000000
+
+struct emu_fixture {
+	struct ps3vram_dma_client *client;
+	struct ps3vram_dma_slot *slot;
+};
+
+static struct emu_fixture fx;
+
+static void emu_put_slot(void *unused)
+{
+	if (fx.slot && env.dma)
+		ps3vram_dma_slot_put(fx.client, fx.slot);
+	fx.slot = NULL;
+}
+
+static void emu_start(void)
+{
+	dma_env_start(2);
+	fx.client = dma_client("emu", 1 << 20);
+	fx.slot = ps3vram_dma_slot_get(fx.client);
+	unit_on_cleanup(emu_put_slot, NULL);
+}
+
+/* A good upload of @len bytes of @byte to @off; returns its status. */
+static int emu_upload(u8 byte, u64 off, unsigned int len)
+{
+	memset(fx.slot->buf, byte, len);
+	return ps3vram_dma_upload(fx.client, fx.slot, 0, off, len);
+}
+
+/*
+ * After the RSX stopped on @why: it says so, the next copy times out and
+ * the reset that follows brings it back.
+ */
+static void emu_expect_stopped_then_recovers(const char *why)
+{
+	u64 t0, resets = dma_stat(PS3VRAM_DMA_RESETS);
+
+	EXPECT_TRUE(env.emu->error != NULL);
+	if (env.emu->error)
+		EXPECT_STREQ(env.emu->error, why);
+	EXPECT_TRUE(unit_log_contains("RSX error at GET"));
+	EXPECT_TRUE(unit_log_contains(why));
+
+	/* Nothing executes while stopped: this copy never lands. */
+	t0 = ktime_get_ns();
+	EXPECT_EQ(emu_upload(0x5e, 0, 64), -ETIMEDOUT);
+	EXPECT_GE(ktime_get_ns() - t0, (u64)timeout_ms * NSEC_PER_MSEC);
+	EXPECT_NE(*dma_vram(fx.client, 0), 0x5e);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_RESETS), resets + 1);
+	EXPECT_TRUE(unit_log_contains("copy timed out"));
+	EXPECT_TRUE(unit_log_contains("reset after: "));
+	EXPECT_TRUE(env.emu->error == NULL);
+
+	EXPECT_EQ(emu_upload(0x77, 4096, 512), 0);
+	EXPECT_EQ(*dma_vram(fx.client, 4096), 0x77);
+	EXPECT_EQ(*dma_vram(fx.client, 4096 + 511), 0x77);
+}
+
+UNIT_TEST(emu_test_unknown_method_stops_the_engine)
+{
+	u32 words[] = { dma_header(PS3VRAM_SUBCH_UPLOAD, 0x0200, 1), 0 };
+
+	emu_start();
+	dma_ring_raw(words, ARRAY_SIZE(words));
+	emu_expect_stopped_then_recovers("unknown method");
+}
+
+UNIT_TEST(emu_test_copy_past_the_end_of_vram_stops_the_engine)
+{
+	u64 vram;
+
+	emu_start();
+	vram = env.emu->hw.vram_size;
+	mutex_lock(&env.dma->fifo_lock);
+	/* Starts inside VRAM, ends 16 bytes after it. */
+	ps3vram_ring_copy(&env.dma->ring, true,
+			  PS3VRAM_FIFO_SIZE + fx.slot->index * PAGE_SIZE,
+			  vram - 16, 32, 0);
+	ps3vram_dma_kick(env.dma);
+	mutex_unlock(&env.dma->fifo_lock);
+	emu_expect_stopped_then_recovers("copy out of range");
+}
+
+UNIT_TEST(emu_test_copy_beyond_vram_stops_the_engine)
+{
+	emu_start();
+	mutex_lock(&env.dma->fifo_lock);
+	ps3vram_ring_copy(&env.dma->ring, false,
+			  PS3VRAM_FIFO_SIZE + fx.slot->index * PAGE_SIZE,
+			  env.emu->hw.vram_size, 16, 0);
+	ps3vram_dma_kick(env.dma);
+	mutex_unlock(&env.dma->fifo_lock);
+	emu_expect_stopped_then_recovers("copy out of range");
+}
+
+UNIT_TEST(emu_test_download_into_the_fifo_is_refused)
+{
+	u32 saved[64];
+
+	emu_start();
+	memset(dma_vram(fx.client, 0), 0xaa, sizeof(saved));
+	mutex_lock(&env.dma->fifo_lock);
+	/* VRAM to XDR offset 0: would overwrite the commands themselves. */
+	ps3vram_ring_copy(&env.dma->ring, false, 0, 0, sizeof(saved), 0);
+	memcpy(saved, env.dma->ring.base, sizeof(saved));
+	ps3vram_dma_kick(env.dma);
+	mutex_unlock(&env.dma->fifo_lock);
+	EXPECT_EQ(memcmp(saved, env.dma->ring.base, sizeof(saved)), 0);
+	emu_expect_stopped_then_recovers("copy out of range");
+}
+
+UNIT_TEST(emu_test_upload_straddling_the_fifo_end_is_refused)
+{
+	emu_start();
+	mutex_lock(&env.dma->fifo_lock);
+	ps3vram_ring_copy(&env.dma->ring, true, PS3VRAM_FIFO_SIZE - 16, 0, 32,
+			  0);
+	ps3vram_dma_kick(env.dma);
+	mutex_unlock(&env.dma->fifo_lock);
+	emu_expect_stopped_then_recovers("copy out of range");
+}
+
+UNIT_TEST(emu_test_jump_out_of_the_fifo_stops_the_engine)
+{
+	u32 words[] = { PS3VRAM_RING_JUMP | (NOTES_XDR_IOIF + PS3VRAM_FIFO_SIZE) };
+
+	emu_start();
+	dma_ring_raw(words, ARRAY_SIZE(words));
+	emu_expect_stopped_then_recovers("jump out of FIFO");
+}
+
+UNIT_TEST(emu_test_jump_below_the_xdr_window_stops_the_engine)
+{
+	u32 words[] = { PS3VRAM_RING_JUMP | 0x1000 };
+
+	emu_start();
+	dma_ring_raw(words, ARRAY_SIZE(words));
+	emu_expect_stopped_then_recovers("jump out of FIFO");
+}
+
+/* Everything else the decoder refuses, one case each. */
+UNIT_TEST(emu_test_rejects_malformed_commands)
+{
+	static const struct {
+		const char *why;
+		u32 words[3];
+		unsigned int n;
+	} cases[] = {
+		{ "method on unbound subchannel",
+		  { (1 << 18) | (3 << 13) | 0x030c, 0 }, 2 },
+		{ "unknown object",
+		  { (1 << 18) | (3 << 13) | 0x0000, 0x12345678 }, 2 },
+		{ "unknown notifier",
+		  { (1 << 18) | (1 << 13) | 0x0180, 0x66604200 + 16 }, 2 },
+		{ "unknown DMA object",
+		  { (1 << 18) | (1 << 13) | 0x0184, 0xfeed0002 }, 2 },
+		{ "bad command header",
+		  { (0 << 18) | (1 << 13) | 0x0100 }, 1 },
+		{ "bad command header",
+		  { 0x80000000 | (1 << 18) | (1 << 13) | 0x0100, 0 }, 2 },
+		{ "unsupported copy format",
+		  { (2 << 18) | (1 << 13) | 0x0324, 0x202, 0 }, 3 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		unit_log_clear();
+		emu_start();
+		dma_ring_raw(cases[i].words, cases[i].n);
+		if (!env.emu->error || strcmp(env.emu->error, cases[i].why))
+			unit_fail("case %u: expected \"%s\", got \"%s\"", i,
+				  cases[i].why,
+				  env.emu->error ? env.emu->error : "(none)");
+		emu_expect_stopped_then_recovers(cases[i].why);
+		emu_put_slot(NULL);
+		dma_env_stop(NULL);
+	}
+}
+
+/* The first error is the one reported; later garbage is not even read. */
+UNIT_TEST(emu_test_keeps_the_first_error_until_reset)
+{
+	u32 bad[] = { dma_header(1, 0x0200, 1), 0 };
+	u32 jump[] = { PS3VRAM_RING_JUMP | 0x1000 };
+
+	emu_start();
+	dma_ring_raw(bad, ARRAY_SIZE(bad));
+	dma_ring_raw(jump, ARRAY_SIZE(jump));
+	EXPECT_STREQ(env.emu->error, "unknown method");
+	EXPECT_EQ(unit_log_count("RSX error at GET"), 1);
+	EXPECT_EQ(ps3vram_dma_reset(fx.client), 0);
+	EXPECT_TRUE(env.emu->error == NULL);
+	EXPECT_EQ(emu_upload(0x42, 0, 16), 0);
+	EXPECT_EQ(*dma_vram(fx.client, 0), 0x42);
+}
+
+/* A CPU access waits for the FIFO to drain; a stopped RSX never does. */
+UNIT_TEST(emu_test_cpu_access_works_with_the_engine_stopped)
+{
+	u32 bad[] = { dma_header(1, 0x0200, 1), 0 };
+	u8 in[64], out[64];
+
+	emu_start();
+	memset(in, 0x3c, sizeof(in));
+	dma_ring_raw(bad, ARRAY_SIZE(bad));
+	EXPECT_EQ(ps3vram_dma_cpu_write(fx.client, 128, in, sizeof(in)), 0);
+	EXPECT_EQ(ps3vram_dma_cpu_read(fx.client, out, 128, sizeof(out)), 0);
+	EXPECT_EQ(memcmp(in, out, sizeof(in)), 0);
+	EXPECT_EQ(*dma_vram(fx.client, 128), 0x3c);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_CPU_READS), 1);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_CPU_WRITES), 1);
+	EXPECT_EQ(ps3vram_dma_cpu_read(fx.client, out, (1 << 20) - 16, 32),
+		  -EINVAL);
+	EXPECT_EQ(ps3vram_dma_cpu_write(fx.client, 0, in, 0), -EINVAL);
+}
+
+/* ---- the ivshmem PCI device ---- */
+
+#define EMU_BAR2_SIZE	(4 << 20)
+
+UNIT_TEST(emu_test_ivshmem_bar2_becomes_the_vram)
+{
+	struct pci_dev pdev = {
+		.dev.init_name = "0000:00:04.0",
+		.vendor = 0x1af4, .device = 0x1110,
+	};
+	struct ps3vram_dma_client *c;
+	struct ps3vram_dma_slot *slot;
+	u8 *bar = calloc(1, EMU_BAR2_SIZE);	/* device memory: not counted */
+
+	ASSERT_TRUE(bar);
+	unit_on_cleanup(free, bar);
+	pdev.bar_start[2] = (uintptr_t)bar;
+	pdev.bar_len[2] = EMU_BAR2_SIZE;
+	unit_pci_add(&pdev);
+
+	dma_params_default();
+	ASSERT_EQ(ps3vram_dma_init(), 0);
+	EXPECT_TRUE(ps3vram_emu_bound);
+	EXPECT_TRUE(ps3vram_emu_vmalloc == NULL);
+	ASSERT_TRUE(ps3vram_dma_engine != NULL);
+	EXPECT_EQ(ps3vram_dma_engine->hw->vram_size, EMU_BAR2_SIZE);
+	EXPECT_EQ(pdev.regions, 1 << 2);
+	EXPECT_STREQ(unit_sysfs_read("kernel/ps3vram_dma/backend"), "emu\n");
+
+	c = ps3vram_dma_client_create("pci", 0);
+	ASSERT_PTR_OK(c);
+	EXPECT_EQ(ps3vram_dma_client_size(c), EMU_BAR2_SIZE);
+	slot = ps3vram_dma_slot_get(c);
+	memset(slot->buf, 0xee, 32);
+	EXPECT_EQ(ps3vram_dma_upload(c, slot, 0, 1 << 20, 32), 0);
+	EXPECT_EQ(bar[1 << 20], 0xee);
+	ps3vram_dma_slot_put(c, slot);
+	ps3vram_dma_client_destroy(c);
+
+	ps3vram_dma_exit();
+	EXPECT_FALSE(ps3vram_emu_bound);
+	EXPECT_EQ(pdev.regions, 0);
+	EXPECT_EQ(pdev.enabled, 0);
+	unit_pci_del(&pdev);
+}
+
+UNIT_TEST(emu_test_without_vram_loads_with_no_engine)
+{
+	dma_params_default();
+	ASSERT_EQ(ps3vram_dma_init(), 0);
+	EXPECT_TRUE(ps3vram_dma_engine == NULL);
+	EXPECT_TRUE(unit_log_contains("no ivshmem VRAM window"));
+	EXPECT_ERR_PTR(ps3vram_dma_client_create("none", 0), -ENODEV);
+	ps3vram_dma_exit();
+}

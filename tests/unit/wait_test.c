@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The completion wait, against the fake clock: spin with cpu_relax() for
+ * spin_us, then sleep-poll with usleep_range(), then give up after
+ * timeout_ms, reset the engine and fail what else was in flight.  The
+ * emulator's fault injection parameters, and several copies in flight on
+ * their own notifiers.
+ */
+#include "dma_fixture.h"
+
+static struct ps3vram_dma_client *wc;
+static struct ps3vram_dma_slot *ws;
+
+static void wait_put_slot(void *unused)
+{
+	if (ws && env.dma)
+		ps3vram_dma_slot_put(wc, ws);
+	ws = NULL;
+}
+
+static void wait_start(void)
+{
+	dma_env_start(2);
+	wc = dma_client("wait", 1 << 20);
+	ws = ps3vram_dma_slot_get(wc);
+	unit_on_cleanup(wait_put_slot, NULL);
+}
+
+static int wait_upload(u64 off, unsigned int len)
+{
+	return ps3vram_dma_upload(wc, ws, 0, off, len);
+}
+
+/* Modelled device time of one copy of @len bytes with the defaults. */
+static u64 wait_cost_ns(unsigned int len)
+{
+	return emu_setup_ns + (u64)len * 1000 / emu_bandwidth_mbs;
+}
+
+UNIT_TEST(wait_test_completion_within_spin_budget_does_not_sleep)
+{
+	u64 t0;
+
+	wait_start();
+	t0 = ktime_get_ns();
+	EXPECT_EQ(wait_upload(0, 4096), 0);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_WAITS), 1);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_WAITS_SLEPT), 0);
+	EXPECT_EQ(unit_clock.usleeps, 0);
+	EXPECT_EQ(unit_clock.msleeps, 0);
+	/* Found within one cpu_relax() of the modelled completion. */
+	EXPECT_GE(ktime_get_ns() - t0, wait_cost_ns(4096));
+	EXPECT_LE(ktime_get_ns() - t0, wait_cost_ns(4096) + UNIT_RELAX_NS);
+	EXPECT_GE(unit_clock.relax, wait_cost_ns(4096) / UNIT_RELAX_NS);
+}
+
+UNIT_TEST(wait_test_completion_just_inside_spin_budget_still_spins)
+{
+	wait_start();
+	emu_stall_us = spin_us - 10;
+	EXPECT_EQ(wait_upload(0, 16), 0);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_WAITS_SLEPT), 0);
+	EXPECT_EQ(unit_clock.usleeps, 0);
+	EXPECT_GE(unit_clock.relax, (spin_us - 10) * NSEC_PER_USEC / UNIT_RELAX_NS);
+}
+
+UNIT_TEST(wait_test_completion_after_spin_budget_sleep_polls)
+{
+	u64 t0, took;
+
+	wait_start();
+	emu_stall_us = 1000;
+	t0 = ktime_get_ns();
+	EXPECT_EQ(wait_upload(0, 4096), 0);
+	took = ktime_get_ns() - t0;
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_WAITS_SLEPT), 1);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_TIMEOUTS), 0);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_RESETS), 0);
+	/* Spun for spin_us, then slept in PS3VRAM_DMA_POLL_MIN_US steps. */
+	EXPECT_LE(unit_clock.relax, spin_us * NSEC_PER_USEC / UNIT_RELAX_NS + 1);
+	EXPECT_GE(unit_clock.usleeps, (1000 - spin_us) / PS3VRAM_DMA_POLL_MAX_US);
+	EXPECT_LE(unit_clock.usleeps, (1000 - spin_us) / PS3VRAM_DMA_POLL_MIN_US + 1);
+	EXPECT_EQ(unit_clock.msleeps, 0);
+	EXPECT_GE(took, 1000 * NSEC_PER_USEC + wait_cost_ns(4096));
+	EXPECT_LE(took, 1000 * NSEC_PER_USEC + wait_cost_ns(4096) +
+		  PS3VRAM_DMA_POLL_MAX_US * NSEC_PER_USEC);
+}
+
+UNIT_TEST(wait_test_spin_us_zero_sleep_polls_at_once)
+{
+	wait_start();
+	spin_us = 0;
+	EXPECT_EQ(wait_upload(0, 16), 0);
+	EXPECT_EQ(unit_clock.relax, 0);
+	EXPECT_EQ(unit_clock.usleeps, 1);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_WAITS_SLEPT), 1);
+}
+
+UNIT_TEST(wait_test_lost_completion_times_out_and_resets)
+{
+	u64 t0, took;
+
+	wait_start();
+	memset(ws->buf, 0x61, 64);
+	emu_drop_every = 1;
+	t0 = ktime_get_ns();
+	EXPECT_EQ(wait_upload(0, 64), -ETIMEDOUT);
+	took = ktime_get_ns() - t0;
+	EXPECT_GE(took, (u64)timeout_ms * NSEC_PER_MSEC);
+	EXPECT_LE(took, (u64)timeout_ms * NSEC_PER_MSEC +
+		  PS3VRAM_DMA_POLL_MAX_US * NSEC_PER_USEC);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_TIMEOUTS), 1);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_RESETS), 1);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_WAITS_SLEPT), 1);
+	EXPECT_EQ(unit_clock.msleeps, 0);
+	EXPECT_TRUE(unit_log_contains("copy timed out after 200 ms, resetting"));
+	/* The notifier was given back: all eight are free. */
+	EXPECT_EQ(env.dma->notifier_busy, 0);
+
+	emu_drop_every = 0;
+	memset(ws->buf, 0x62, 64);
+	EXPECT_EQ(wait_upload(64, 64), 0);
+	EXPECT_EQ(*dma_vram(wc, 64), 0x62);
+}
+
+UNIT_TEST(wait_test_timeout_fails_other_copies_in_flight_with_eio)
+{
+	struct ps3vram_dma_xfer lost = { }, other[2] = { };
+
+	wait_start();
+	emu_drop_every = 1;
+	ASSERT_EQ(ps3vram_dma_submit(wc, &lost, PS3VRAM_DMA_TO_VRAM, ws, 0, 0, 16), 0);
+	emu_drop_every = 0;
+	ASSERT_EQ(ps3vram_dma_submit(wc, &other[0], PS3VRAM_DMA_TO_VRAM, ws, 0, 16, 16), 0);
+	ASSERT_EQ(ps3vram_dma_submit(wc, &other[1], PS3VRAM_DMA_FROM_VRAM, ws, 16, 0, 16), 0);
+
+	EXPECT_EQ(ps3vram_dma_wait(&lost), -ETIMEDOUT);
+	EXPECT_EQ(ps3vram_dma_wait(&other[0]), -EIO);
+	EXPECT_EQ(ps3vram_dma_wait(&other[1]), -EIO);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_TIMEOUTS), 1);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_FAILED), 2);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_RESETS), 1);
+	EXPECT_EQ(env.dma->notifier_busy, 0);
+
+	EXPECT_EQ(wait_upload(0, 16), 0);
+}
+
+UNIT_TEST(wait_test_explicit_reset_fails_copies_in_flight_with_eio)
+{
+	struct ps3vram_dma_xfer x[3] = { };
+	unsigned int i;
+
+	wait_start();
+	for (i = 0; i < ARRAY_SIZE(x); i++)
+		ASSERT_EQ(ps3vram_dma_submit(wc, &x[i], PS3VRAM_DMA_TO_VRAM, ws, 0, i * 16, 16), 0);
+	EXPECT_EQ(ps3vram_dma_reset(wc), 0);
+	for (i = 0; i < ARRAY_SIZE(x); i++)
+		EXPECT_EQ(ps3vram_dma_wait(&x[i]), -EIO);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_FAILED), 3);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_RESETS), 1);
+	EXPECT_EQ(wait_upload(0, 16), 0);
+}
+
+UNIT_TEST(wait_test_emu_timeout_every_hangs_each_nth_copy)
+{
+	static const int want[] = { 0, 0, -ETIMEDOUT, 0, 0, -ETIMEDOUT, 0 };
+	unsigned int i;
+
+	wait_start();
+	emu_timeout_every = 3;
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		memset(ws->buf, 0x10 + i, 16);
+		EXPECT_EQ(wait_upload(i * 16, 16), want[i]);
+		/* A hung copy is not performed. */
+		EXPECT_EQ(*dma_vram(wc, i * 16) == 0x10 + i, want[i] == 0);
+	}
+	EXPECT_EQ(unit_log_count(": injected hang ("), 2);
+	EXPECT_EQ(atomic_read(&env.emu->faults), 2);
+	EXPECT_STREQ(unit_debugfs_read("ps3vram_dma/emu/faults"), "2\n");
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_TIMEOUTS), 2);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_RESETS), 2);
+}
+
+UNIT_TEST(wait_test_emu_drop_every_performs_copy_but_loses_notifier)
+{
+	static const int want[] = { 0, -ETIMEDOUT, 0, -ETIMEDOUT };
+	unsigned int i;
+
+	wait_start();
+	emu_drop_every = 2;
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		memset(ws->buf, 0x20 + i, 16);
+		EXPECT_EQ(wait_upload(i * 16, 16), want[i]);
+		/* Performed all the same. */
+		EXPECT_EQ(*dma_vram(wc, i * 16), 0x20 + i);
+	}
+	EXPECT_EQ(atomic_read(&env.emu->faults), 2);
+	EXPECT_FALSE(unit_log_contains("RSX error"));
+}
+
+UNIT_TEST(wait_test_emu_stall_us_delays_every_completion)
+{
+	u64 t0;
+	unsigned int i;
+
+	wait_start();
+	emu_stall_us = 50;
+	for (i = 0; i < 3; i++) {
+		t0 = ktime_get_ns();
+		EXPECT_EQ(wait_upload(0, 4096), 0);
+		EXPECT_GE(ktime_get_ns() - t0, 50 * NSEC_PER_USEC + wait_cost_ns(4096));
+		EXPECT_LE(ktime_get_ns() - t0,
+			  50 * NSEC_PER_USEC + wait_cost_ns(4096) + UNIT_RELAX_NS);
+	}
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_WAITS_SLEPT), 0);
+}
+
+/* ---- several copies in flight ---- */
+
+UNIT_TEST(wait_test_eight_copies_complete_on_their_own_notifiers)
+{
+	struct ps3vram_dma_xfer x[PS3VRAM_NR_NOTIFIERS] = { };
+	unsigned int i, seen = 0;
+
+	wait_start();
+	for (i = 0; i < PS3VRAM_NR_NOTIFIERS; i++) {
+		/* Copy 4's notifier is never written. */
+		emu_drop_every = i == 4;
+		memset(ws->buf + i * 16, 0x30 + i, 16);
+		ASSERT_EQ(ps3vram_dma_submit(wc, &x[i], PS3VRAM_DMA_TO_VRAM, ws,
+					     i * 16, i * 16, 16), 0);
+		seen |= 1U << x[i].notifier;
+	}
+	emu_drop_every = 0;
+	EXPECT_EQ(seen, 0xff);
+	EXPECT_EQ(env.dma->notifier_busy, 0xff);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_NOTIFIER_STALLS), 0);
+
+	for (i = 0; i < PS3VRAM_NR_NOTIFIERS; i++) {
+		if (i == 4)
+			continue;
+		EXPECT_EQ(ps3vram_dma_wait(&x[i]), 0);
+		EXPECT_EQ(*dma_vram(wc, i * 16), 0x30 + i);
+	}
+	EXPECT_EQ(env.dma->notifier_busy, 1U << x[4].notifier);
+	EXPECT_EQ(ps3vram_dma_wait(&x[4]), -ETIMEDOUT);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_FAILED), 0);
+	EXPECT_EQ(env.dma->notifier_busy, 0);
+}
+
+UNIT_TEST(wait_test_ninth_submit_reaps_finished_copies)
+{
+	struct ps3vram_dma_xfer x[PS3VRAM_NR_NOTIFIERS + 1] = { };
+	unsigned int i;
+
+	wait_start();
+	for (i = 0; i < PS3VRAM_NR_NOTIFIERS; i++)
+		ASSERT_EQ(ps3vram_dma_submit(wc, &x[i], PS3VRAM_DMA_TO_VRAM, ws, 0, i * 16, 16), 0);
+	dma_settle();
+	ASSERT_EQ(ps3vram_dma_submit(wc, &x[8], PS3VRAM_DMA_TO_VRAM, ws, 0, 128, 16), 0);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_NOTIFIER_STALLS), 0);
+	EXPECT_EQ(unit_clock.relax + unit_clock.usleeps, 0);
+	/* The first eight were completed by the ninth submit. */
+	for (i = 0; i < PS3VRAM_NR_NOTIFIERS; i++) {
+		EXPECT_EQ(x[i].state, PS3VRAM_XFER_DONE);
+		EXPECT_EQ(x[i].status, 0);
+	}
+	for (i = 0; i < ARRAY_SIZE(x); i++)
+		EXPECT_EQ(ps3vram_dma_wait(&x[i]), 0);
+}
+
+UNIT_TEST(wait_test_ninth_submit_waits_for_the_first_notifier)
+{
+	struct ps3vram_dma_xfer x[PS3VRAM_NR_NOTIFIERS + 1] = { };
+	unsigned int i;
+
+	wait_start();
+	for (i = 0; i < ARRAY_SIZE(x); i++)
+		ASSERT_EQ(ps3vram_dma_submit(wc, &x[i], PS3VRAM_DMA_TO_VRAM, ws, 0, i * 16, 16), 0);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_NOTIFIER_STALLS), 1);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_RESETS), 0);
+	EXPECT_EQ(unit_clock.usleeps, 0);
+	EXPECT_GT(unit_clock.relax, 0);
+	for (i = 0; i < ARRAY_SIZE(x); i++)
+		EXPECT_EQ(ps3vram_dma_wait(&x[i]), 0);
+}
+
+UNIT_TEST(wait_test_all_notifiers_stuck_reset_and_time_out)
+{
+	struct ps3vram_dma_xfer x[PS3VRAM_NR_NOTIFIERS + 1] = { };
+	unsigned int i;
+	u64 t0;
+
+	wait_start();
+	emu_drop_every = 1;
+	for (i = 0; i < PS3VRAM_NR_NOTIFIERS; i++)
+		ASSERT_EQ(ps3vram_dma_submit(wc, &x[i], PS3VRAM_DMA_TO_VRAM, ws, 0, i * 16, 16), 0);
+	emu_drop_every = 0;
+	t0 = ktime_get_ns();
+	ASSERT_EQ(ps3vram_dma_submit(wc, &x[8], PS3VRAM_DMA_TO_VRAM, ws, 0, 128, 16), 0);
+	EXPECT_GE(ktime_get_ns() - t0, (u64)timeout_ms * NSEC_PER_MSEC);
+	EXPECT_TRUE(unit_log_contains("no notifier completed, resetting"));
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_NOTIFIER_STALLS), 1);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_RESETS), 1);
+	for (i = 0; i < PS3VRAM_NR_NOTIFIERS; i++)
+		EXPECT_EQ(ps3vram_dma_wait(&x[i]), -ETIMEDOUT);
+	EXPECT_EQ(ps3vram_dma_wait(&x[8]), 0);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_TIMEOUTS), 8);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_FAILED), 0);
+}
+
+/* ---- a backend whose reset fails ---- */
+
+static struct ps3vram_dma_hw_ops flaky_ops;
+static int flaky_reset_ret;
+
+static int flaky_reset(struct ps3vram_dma_hw *hw)
+{
+	int ret = ps3vram_emu_reset(hw);
+
+	return flaky_reset_ret ? flaky_reset_ret : ret;
+}
+
+static void flaky_restore(void *unused)
+{
+	if (env.emu)
+		env.emu->hw.ops = &ps3vram_emu_ops;
+}
+
+UNIT_TEST(wait_test_failed_reset_fails_copies_until_a_reset_works)
+{
+	struct ps3vram_dma_xfer x = { };
+
+	wait_start();
+	flaky_ops = ps3vram_emu_ops;
+	flaky_ops.reset = flaky_reset;
+	env.emu->hw.ops = &flaky_ops;
+	unit_on_cleanup(flaky_restore, NULL);
+
+	ASSERT_EQ(ps3vram_dma_submit(wc, &x, PS3VRAM_DMA_TO_VRAM, ws, 0, 0, 16), 0);
+	flaky_reset_ret = -EIO;
+	EXPECT_EQ(ps3vram_dma_reset(wc), -EIO);
+	EXPECT_TRUE(unit_log_contains("engine reset failed: -5"));
+	EXPECT_EQ(ps3vram_dma_wait(&x), -EIO);
+	EXPECT_EQ(wait_upload(0, 16), -EIO);
+	EXPECT_EQ(ps3vram_dma_download(wc, ws, 0, 0, 16), -EIO);
+
+	flaky_reset_ret = 0;
+	EXPECT_EQ(ps3vram_dma_reset(wc), 0);
+	EXPECT_EQ(wait_upload(0, 16), 0);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_RESETS), 2);
+}
