@@ -311,7 +311,9 @@ void unit_fail_nth_alloc(unsigned long n)
 {
 	unit_fail_at = n;
 	unit_fail_count = 0;
-	unit_fail_happened = false;
+	/* Disarming keeps the answer of unit_fail_fired(). */
+	if (n)
+		unit_fail_happened = false;
 }
 
 bool unit_fail_fired(void)
@@ -446,6 +448,11 @@ static void unit_lock_order(struct unit_lock *held, struct unit_lock *l,
 	}
 	unit_edges[a][b].file = file;
 	unit_edges[a][b].line = line;
+}
+
+bool unit_lock_inversion_seen(void)
+{
+	return unit_lockdep_off;
 }
 
 void unit_lock_init(struct unit_lock *l, const char *name, bool spin)

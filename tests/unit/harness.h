@@ -95,9 +95,17 @@ bool unit_failed(void);
 /* @p is ERR_PTR(@err). */
 #define EXPECT_ERR_PTR(p, err) do {					\
 	long __pe = (long)(p);						\
-	unit_check(__pe == (long)(err), false, __FILE__, __LINE__,	\
-		   "%s == ERR_PTR(%s): %ld", #p, #err, __pe);		\
+	if (__pe >= -4095 && __pe < 0)					\
+		unit_check(__pe == (long)(err), false, __FILE__, __LINE__, \
+			   "%s == ERR_PTR(%s): ERR_PTR(%ld)", #p, #err, __pe); \
+	else								\
+		unit_check(false, false, __FILE__, __LINE__,		\
+			   "%s == ERR_PTR(%s): a valid pointer (%#lx)",	\
+			   #p, #err, (unsigned long)__pe);		\
 } while (0)
+
+/* Has the lock order check found a possible deadlock (once per run)? */
+bool unit_lock_inversion_seen(void);
 
 /* ---- cleanup: run after the test, last first, also when it aborted ---- */
 
@@ -135,7 +143,10 @@ void unit_clock_advance(u64 ns);
 /* Counted allocations live now, and made since the test started. */
 unsigned long unit_allocs_live(void);
 unsigned long unit_allocs_made(void);
-/* Make the @n-th counted allocation from now fail (once); 0 disarms. */
+/*
+ * Make the @n-th counted allocation from now fail (once); 0 disarms and
+ * keeps the answer of unit_fail_fired().
+ */
 void unit_fail_nth_alloc(unsigned long n);
 /* Did the armed failure happen? */
 bool unit_fail_fired(void);

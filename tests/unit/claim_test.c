@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * VRAM claims: first fit in 64 KiB units, never overlapping, size 0 for the
+ * largest free range, the errors of ps3vram_dma_client_create(), and the
+ * client's sysfs directory.
+ */
+#include "dma_fixture.h"
+
+#define KiB	1024ULL
+#define MiB	(1024 * KiB)
+
+static void claim_expect(struct ps3vram_dma_client *c, u64 start, u64 size)
+{
+	EXPECT_EQ(c->start, start);
+	EXPECT_EQ(c->size, size);
+	EXPECT_EQ(ps3vram_dma_client_size(c), size);
+}
+
+UNIT_TEST(claim_test_first_fit_in_creation_order)
+{
+	dma_env_start(8);
+	claim_expect(dma_client("a", 1 * MiB), 0, 1 * MiB);
+	claim_expect(dma_client("b", 2 * MiB), 1 * MiB, 2 * MiB);
+	claim_expect(dma_client("c", 64 * KiB), 3 * MiB, 64 * KiB);
+	EXPECT_TRUE(unit_log_contains("client b: 2 MiB of VRAM at 0x100000"));
+}
+
+UNIT_TEST(claim_test_size_rounds_up_to_64k)
+{
+	dma_env_start(8);
+	claim_expect(dma_client("one", 1), 0, 64 * KiB);
+	claim_expect(dma_client("exact", 64 * KiB), 64 * KiB, 64 * KiB);
+	claim_expect(dma_client("over", 64 * KiB + 1), 128 * KiB, 128 * KiB);
+}
+
+UNIT_TEST(claim_test_size_zero_takes_the_largest_free_range)
+{
+	struct ps3vram_dma_client *a, *b, *c;
+
+	dma_env_start(8);
+	a = dma_client("a", 1 * MiB);
+	b = dma_client("b", 4 * MiB);
+	c = dma_client("c", 1 * MiB);
+	/* Free: [5, 6) and [6, 8) MiB: 1 + 2 MiB at the end... */
+	ps3vram_dma_client_destroy(b);
+	/* ...now [1, 5) MiB is the largest. */
+	claim_expect(dma_client("all", 0), 1 * MiB, 4 * MiB);
+	claim_expect(dma_client("rest", 0), 6 * MiB, 2 * MiB);
+	EXPECT_ERR_PTR(ps3vram_dma_client_create("more", 0), -ENOSPC);
+	EXPECT_EQ(a->start, 0);
+	EXPECT_EQ(c->start, 5 * MiB);
+}
+
+UNIT_TEST(claim_test_duplicate_name_is_eexist)
+{
+	dma_env_start(8);
+	dma_client("swap", 1 * MiB);
+	EXPECT_ERR_PTR(ps3vram_dma_client_create("swap", 1 * MiB), -EEXIST);
+	EXPECT_ERR_PTR(ps3vram_dma_client_create("swap", 0), -EEXIST);
+	EXPECT_EQ(env.dma->nr_clients, 1);
+}
+
+UNIT_TEST(claim_test_bad_names_are_einval)
+{
+	static const char *const bad[] = {
+		"", "a/b", "a b", " a", "a ", "a\n", "a.b", "a:b", "../x",
+		"0123456789012345678901234567890123",	/* 34 */
+		"01234567890123456789012345678901",	/* 32 */
+	};
+	unsigned int i;
+
+	dma_env_start(8);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		EXPECT_ERR_PTR(ps3vram_dma_client_create(bad[i], 0), -EINVAL);
+	EXPECT_ERR_PTR(ps3vram_dma_client_create(NULL, 0), -EINVAL);
+	EXPECT_EQ(env.dma->nr_clients, 0);
+	/* 31 characters of the allowed kinds is fine. */
+	dma_client("AZaz09-_456789012345678901234567"+1, 0);
+}
+
+UNIT_TEST(claim_test_full_vram_is_enospc)
+{
+	char name[16];
+	unsigned int i;
+
+	dma_env_start(1);
+	for (i = 0; i < MiB / (64 * KiB); i++) {
+		snprintf(name, sizeof(name), "c%u", i);
+		claim_expect(dma_client(name, 64 * KiB), i * 64 * KiB, 64 * KiB);
+	}
+	EXPECT_ERR_PTR(ps3vram_dma_client_create("more", 1), -ENOSPC);
+	EXPECT_ERR_PTR(ps3vram_dma_client_create("more", 0), -ENOSPC);
+	EXPECT_EQ(env.dma->nr_clients, MiB / (64 * KiB));
+}
+
+UNIT_TEST(claim_test_larger_than_vram_is_enospc)
+{
+	dma_env_start(1);
+	EXPECT_ERR_PTR(ps3vram_dma_client_create("big", MiB + 1), -ENOSPC);
+	EXPECT_ERR_PTR(ps3vram_dma_client_create("big", 2 * MiB), -ENOSPC);
+}
+
+/*
+ * A size so large that rounding it up to 64 KiB wraps around must not turn
+ * into 0, "the largest free range".
+ */
+UNIT_TEST(claim_test_huge_size_is_enospc_not_the_largest_range)
+{
+	struct ps3vram_dma_client *c;
+
+	dma_env_start(1);
+	c = ps3vram_dma_client_create("huge", U64_MAX);
+	EXPECT_ERR_PTR(c, -ENOSPC);
+	if (!IS_ERR(c)) {
+		unit_fail("U64_MAX claimed %llu bytes at %llu", c->size,
+			  c->start);
+		ps3vram_dma_client_destroy(c);
+	}
+	c = ps3vram_dma_client_create("huge2", U64_MAX - 64 * KiB + 2);
+	EXPECT_ERR_PTR(c, -ENOSPC);
+	if (!IS_ERR(c))
+		ps3vram_dma_client_destroy(c);
+}
+
+UNIT_TEST(claim_test_no_engine_is_enodev)
+{
+	unsigned long live = unit_allocs_live();
+
+	EXPECT_TRUE(ps3vram_dma_engine == NULL);
+	EXPECT_ERR_PTR(ps3vram_dma_client_create("orphan", MiB), -ENODEV);
+	EXPECT_EQ(unit_allocs_live(), live);
+}
+
+UNIT_TEST(claim_test_freed_middle_gap_is_reused)
+{
+	struct ps3vram_dma_client *b, *e;
+
+	dma_env_start(8);
+	dma_client("a", 1 * MiB);
+	b = dma_client("b", 2 * MiB);
+	dma_client("c", 1 * MiB);
+	ps3vram_dma_client_destroy(b);
+	EXPECT_FALSE(unit_sysfs_dir_exists("kernel/ps3vram_dma/clients/b"));
+
+	/* Too big for the gap: after c.  Fits: first fit is the gap. */
+	claim_expect(dma_client("d", 3 * MiB), 4 * MiB, 3 * MiB);
+	e = dma_client("e", 1 * MiB);
+	claim_expect(e, 1 * MiB, 1 * MiB);
+	claim_expect(dma_client("f", 1 * MiB), 2 * MiB, 1 * MiB);
+	claim_expect(dma_client("g", 1 * MiB), 7 * MiB, 1 * MiB);
+	EXPECT_ERR_PTR(ps3vram_dma_client_create("h", 1), -ENOSPC);
+	/* The same name can be claimed again once freed. */
+	ps3vram_dma_client_destroy(e);
+	claim_expect(dma_client("b", 0), 1 * MiB, 1 * MiB);
+}
+
+/* A reference model of first fit, and random claims and releases. */
+#define MODEL_UNITS	64	/* 4 MiB in 64 KiB units */
+#define MODEL_CLIENTS	12
+
+static int model_first_fit(const bool *used, unsigned int units)
+{
+	unsigned int i, run = 0;
+
+	for (i = 0; i < MODEL_UNITS; i++) {
+		run = used[i] ? 0 : run + 1;
+		if (run == units)
+			return i + 1 - units;
+	}
+	return -1;
+}
+
+UNIT_TEST(claim_test_random_claims_never_overlap_and_fit_first)
+{
+	struct ps3vram_dma_client *c[MODEL_CLIENTS] = { };
+	bool used[MODEL_UNITS] = { };
+	struct ps3vram_dma_client *it;
+	unsigned int i, n, step, units;
+	u64 prev_end;
+	char name[16];
+	int want;
+
+	dma_env_start(4);
+	for (step = 0; step < 2000; step++) {
+		n = unit_rand_below(MODEL_CLIENTS);
+		if (c[n]) {
+			for (i = 0; i < c[n]->size / (64 * KiB); i++)
+				used[c[n]->start / (64 * KiB) + i] = false;
+			ps3vram_dma_client_destroy(c[n]);
+			c[n] = NULL;
+			continue;
+		}
+		units = 1 + unit_rand_below(12);
+		want = model_first_fit(used, units);
+		snprintf(name, sizeof(name), "r%u", n);
+		it = ps3vram_dma_client_create(name, units * 64 * KiB - unit_rand_below(64 * KiB));
+		if (want < 0) {
+			EXPECT_ERR_PTR(it, -ENOSPC);
+			continue;
+		}
+		ASSERT_PTR_OK(it);
+		ASSERT_EQ(it->start, want * 64 * KiB);
+		ASSERT_EQ(it->size, units * 64 * KiB);
+		for (i = 0; i < units; i++)
+			used[want + i] = true;
+		c[n] = it;
+
+		/* The list is sorted and no two claims overlap. */
+		prev_end = 0;
+		list_for_each_entry(it, &env.dma->clients, node) {
+			ASSERT_GE(it->start, prev_end);
+			prev_end = it->start + it->size;
+		}
+		ASSERT_LE(prev_end, 4 * MiB);
+	}
+}
+
+UNIT_TEST(claim_test_sysfs_claim_shows_start_and_size)
+{
+	struct ps3vram_dma_client *c;
+
+	dma_env_start(8);
+	dma_client("first", 1 * MiB);
+	c = dma_client("second", 3 * MiB);
+	EXPECT_STREQ(unit_sysfs_read("kernel/ps3vram_dma/clients/first/claim"),
+		     "0 1048576\n");
+	EXPECT_STREQ(unit_sysfs_read("kernel/ps3vram_dma/clients/second/claim"),
+		     "1048576 3145728\n");
+	ps3vram_dma_client_destroy(c);
+	EXPECT_FALSE(unit_sysfs_dir_exists("kernel/ps3vram_dma/clients/second"));
+	EXPECT_TRUE(unit_sysfs_read("kernel/ps3vram_dma/clients/second/claim") == NULL);
+	EXPECT_TRUE(unit_sysfs_dir_exists("kernel/ps3vram_dma/clients/first"));
+}
+
+/* A client holds the engine's kobject: it is released after the last one. */
+UNIT_TEST(claim_test_clients_hold_a_reference_on_the_engine)
+{
+	struct ps3vram_dma_client *a, *b;
+	int ref;
+
+	dma_env_start(8);
+	ref = env.dma->kobj.refcount;
+	a = dma_client("a", MiB);
+	b = dma_client("b", MiB);
+	EXPECT_EQ(env.dma->kobj.refcount, ref + 2);
+	ps3vram_dma_client_destroy(a);
+	ps3vram_dma_client_destroy(b);
+	EXPECT_EQ(env.dma->kobj.refcount, ref);
+	EXPECT_EQ(env.dma->nr_clients, 0);
+}

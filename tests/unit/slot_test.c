@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Staging slots: how many there are and where, a get that finds none
+ * sleeps until a put wakes it, and the argument checks of a copy.
+ */
+#include "dma_fixture.h"
+
+static struct ps3vram_dma_client *sc;
+static struct ps3vram_dma_slot *held[DMA_NR_SLOTS];
+static unsigned int nr_held;
+
+static void slot_put_all(void *unused)
+{
+	while (nr_held && env.dma)
+		ps3vram_dma_slot_put(sc, held[--nr_held]);
+	nr_held = 0;
+}
+
+static void slot_start(void)
+{
+	dma_env_start(2);
+	sc = dma_client("slots", 1 << 20);
+	unit_on_cleanup(slot_put_all, NULL);
+}
+
+static unsigned int slots_used(void)
+{
+	return bitmap_weight(env.dma->slot_map, env.dma->nr_slots);
+}
+
+UNIT_TEST(slot_test_emulator_gives_496_page_slots_after_the_fifo)
+{
+	unsigned int i;
+
+	slot_start();
+	/* (2 MiB - 64 KiB) / 4 KiB */
+	ASSERT_EQ(env.dma->nr_slots, 496);
+	for (i = 0; i < env.dma->nr_slots; i++) {
+		EXPECT_EQ(env.dma->slots[i].index, i);
+		EXPECT_TRUE(env.dma->slots[i].buf ==
+			    env.emu->hw.xdr + PS3VRAM_FIFO_SIZE + i * PAGE_SIZE);
+	}
+	EXPECT_EQ(offset_in_page(env.dma->slots[0].buf), 0);
+	EXPECT_TRUE(env.dma->slots[495].buf + PAGE_SIZE ==
+		    env.emu->hw.xdr + env.emu->hw.xdr_size);
+}
+
+UNIT_TEST(slot_test_get_all_then_the_next_get_would_block)
+{
+	struct ps3vram_dma_slot *volatile extra = NULL;
+	struct ps3vram_dma_slot *back;
+	unsigned long seen[BITS_TO_LONGS(DMA_NR_SLOTS)] = { };
+	unsigned int i;
+
+	slot_start();
+	for (i = 0; i < DMA_NR_SLOTS; i++) {
+		held[nr_held++] = ps3vram_dma_slot_get(sc);
+		EXPECT_FALSE(test_and_set_bit(held[i]->index, seen));
+	}
+	EXPECT_EQ(slots_used(), DMA_NR_SLOTS);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_SLOT_STALLS), 0);
+
+	EXPECT_TRUE(UNIT_WOULD_BLOCK(extra = ps3vram_dma_slot_get(sc)));
+	EXPECT_TRUE(extra == NULL);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_SLOT_STALLS), 1);
+
+	back = held[17];
+	held[17] = held[--nr_held];
+	ps3vram_dma_slot_put(sc, back);
+	EXPECT_EQ(slots_used(), DMA_NR_SLOTS - 1);
+	EXPECT_FALSE(UNIT_WOULD_BLOCK(extra = ps3vram_dma_slot_get(sc)));
+	EXPECT_TRUE(extra == back);
+	held[nr_held++] = extra;
+}
+
+/* "Another thread" puts a slot back while the get sleeps: it wakes. */
+static void slot_put_one_hook(struct wait_queue_head *wq, void *arg)
+{
+	ps3vram_dma_slot_put(sc, held[--nr_held]);
+}
+
+UNIT_TEST(slot_test_sleeping_get_is_woken_by_a_put)
+{
+	struct ps3vram_dma_slot *last, *got;
+	unsigned int i;
+
+	slot_start();
+	for (i = 0; i < DMA_NR_SLOTS; i++)
+		held[nr_held++] = ps3vram_dma_slot_get(sc);
+	last = held[nr_held - 1];
+	unit_set_block_hook(slot_put_one_hook, NULL);
+	got = ps3vram_dma_slot_get(sc);
+	unit_set_block_hook(NULL, NULL);
+	EXPECT_TRUE(got == last);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_SLOT_STALLS), 1);
+	held[nr_held++] = got;
+}
+
+UNIT_TEST(slot_test_clients_share_one_pool)
+{
+	struct ps3vram_dma_client *other;
+	unsigned int i;
+
+	slot_start();
+	other = dma_client("other", 1 << 20);
+	for (i = 0; i < DMA_NR_SLOTS - 1; i++)
+		held[nr_held++] = ps3vram_dma_slot_get(sc);
+	held[nr_held++] = ps3vram_dma_slot_get(other);
+	EXPECT_TRUE(UNIT_WOULD_BLOCK(ps3vram_dma_slot_get(other)));
+}
+
+UNIT_TEST(slot_test_put_of_a_free_slot_warns)
+{
+	struct ps3vram_dma_slot *s;
+
+	slot_start();
+	s = ps3vram_dma_slot_get(sc);
+	ps3vram_dma_slot_put(sc, s);
+	unit_allow_warn(true);
+	ps3vram_dma_slot_put(sc, s);
+	unit_allow_warn(false);
+	EXPECT_EQ(unit_warn_count(), 1);
+	EXPECT_EQ(slots_used(), 0);
+}
+
+/* ---- argument checks ---- */
+
+struct bad_copy {
+	const char *what;
+	unsigned int slot_off;
+	u64 vram_off;
+	unsigned int len;
+};
+
+#define CLAIM	(1ULL << 20)
+
+static const struct bad_copy bad_copies[] = {
+	{ "len 0", 0, 0, 0 },
+	{ "len > 4096", 0, 0, PAGE_SIZE + 16 },
+	{ "len 8192", 0, 0, 2 * PAGE_SIZE },
+	{ "len not a multiple of 16", 0, 0, 24 },
+	{ "len 15", 0, 0, 15 },
+	{ "slot_off unaligned", 8, 0, 16 },
+	{ "vram_off unaligned", 0, 4, 16 },
+	{ "vram range past the claim", 0, CLAIM - 16, 32 },
+	{ "vram_off at the claim end", 0, CLAIM, 16 },
+	{ "vram_off far past the claim", 0, 1ULL << 40, 16 },
+	{ "vram_off wraps around", 0, ~0ULL - 15, 32 },
+	{ "slot_off + len > PAGE_SIZE", PAGE_SIZE - 16, 0, 32 },
+	{ "slot_off at PAGE_SIZE", PAGE_SIZE, 0, 16 },
+	{ "slot_off huge", ~0U - 15, 0, 32 },
+};
+
+UNIT_TEST(slot_test_bad_copy_arguments_are_einval)
+{
+	struct ps3vram_dma_xfer x = { };
+	struct ps3vram_dma_slot *s;
+	const struct bad_copy *b;
+	u32 pos;
+	unsigned int i;
+
+	slot_start();
+	s = ps3vram_dma_slot_get(sc);
+	held[nr_held++] = s;
+	pos = env.dma->ring.pos;
+	for (i = 0; i < ARRAY_SIZE(bad_copies); i++) {
+		b = &bad_copies[i];
+		if (ps3vram_dma_upload(sc, s, b->slot_off, b->vram_off, b->len) != -EINVAL)
+			unit_fail("upload, %s: not -EINVAL", b->what);
+		if (ps3vram_dma_download(sc, s, b->slot_off, b->vram_off, b->len) != -EINVAL)
+			unit_fail("download, %s: not -EINVAL", b->what);
+		if (ps3vram_dma_submit(sc, &x, PS3VRAM_DMA_TO_VRAM, s, b->slot_off,
+				       b->vram_off, b->len) != -EINVAL)
+			unit_fail("submit, %s: not -EINVAL", b->what);
+	}
+	EXPECT_EQ(ps3vram_dma_upload(sc, NULL, 0, 0, 16), -EINVAL);
+	EXPECT_EQ(ps3vram_dma_upload(NULL, s, 0, 0, 16), -EINVAL);
+	/* Nothing reached the ring or the counters. */
+	EXPECT_EQ(env.dma->ring.pos, pos);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_UPLOADS) + dma_stat(PS3VRAM_DMA_DOWNLOADS), 0);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_WAITS), 0);
+}
+
+UNIT_TEST(slot_test_copies_up_to_the_claim_and_slot_ends_are_valid)
+{
+	struct ps3vram_dma_slot *s;
+
+	slot_start();
+	s = ps3vram_dma_slot_get(sc);
+	held[nr_held++] = s;
+	memset(s->buf, 0x99, PAGE_SIZE);
+	EXPECT_EQ(ps3vram_dma_upload(sc, s, 0, CLAIM - PAGE_SIZE, PAGE_SIZE), 0);
+	EXPECT_EQ(*dma_vram(sc, CLAIM - 1), 0x99);
+	EXPECT_EQ(ps3vram_dma_upload(sc, s, PAGE_SIZE - 16, CLAIM - 16, 16), 0);
+	EXPECT_EQ(ps3vram_dma_download(sc, s, PAGE_SIZE - 16, 0, 16), 0);
+	EXPECT_EQ(ps3vram_dma_download(sc, s, 0, 0, 16), 0);
+	EXPECT_EQ(((u8 *)s->buf)[0], 0);
+	EXPECT_EQ(((u8 *)s->buf)[PAGE_SIZE - 1], 0);
+}
