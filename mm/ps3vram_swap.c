@@ -65,7 +65,6 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/sysfs.h>
-#include <linux/version.h>
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
 #include <linux/zpool.h>
@@ -74,18 +73,23 @@
  * Kernel versions: 6.1-6.4 have shrink and zpool_ops->evict (the driver
  * keeps the LRU); 6.5 moved the LRU into zswap; 6.10 renamed total_size to
  * total_pages; 6.15 replaced map/unmap with obj_read_begin/end and
- * obj_write; 6.16 added a NUMA node to malloc.  Only 6.1 and 6.12 are boot
- * tested; the others are written from the interfaces.
+ * obj_write; 6.16 added a NUMA node to malloc.  mm/Kbuild tells which
+ * interface <linux/zpool.h> has (PS3VRAM_ZPOOL_*), so backports work too.
+ * Only 6.1 and 6.12 are boot tested; the others are written from the
+ * interfaces.
  */
-#define PS3VRAM_SWAP_EVICT	(LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0))
-#define PS3VRAM_SWAP_OBJ_RW	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0))
+#ifdef PS3VRAM_ZPOOL_EVICT
+#define PS3VRAM_SWAP_EVICT	1
+#else
+#define PS3VRAM_SWAP_EVICT	0
+#endif
 
 /*
  * Block size: large enough that the tail waste of big classes stays small,
  * small enough that 6.1's block-at-a-time writeback evicts few objects.
  */
 #define PS3VRAM_SWAP_BLOCK_SHIFT	16
-#define PS3VRAM_SWAP_BLOCK_SIZE		(1UL << PS3VRAM_SWAP_BLOCK_SHIFT)
+#define PS3VRAM_SWAP_BLOCK_SIZE		BIT(PS3VRAM_SWAP_BLOCK_SHIFT)
 /* Class granularity: finer costs bitmap RAM, coarser costs VRAM. */
 #define PS3VRAM_SWAP_CLASS_DELTA	32
 #define PS3VRAM_SWAP_MIN_SIZE		64
@@ -173,11 +177,11 @@ struct ps3vram_swap_map {
  * @ops: zswap's evict callback (6.1), may be NULL
  */
 struct ps3vram_swap_pool {
-	spinlock_t lock;
+	spinlock_t lock;		/* see above */
 	struct list_head partial[PS3VRAM_SWAP_NR_CLASSES];
 	struct list_head lru;
 	unsigned long blocks;
-	spinlock_t map_lock;
+	spinlock_t map_lock;		/* see above */
 	struct ps3vram_swap_map maps[PS3VRAM_SWAP_MAX_MAPS];
 	wait_queue_head_t map_wait;
 #if PS3VRAM_SWAP_EVICT
@@ -200,12 +204,12 @@ struct ps3vram_swap_pool {
  * @kobj: /sys/kernel/ps3vram_swap
  */
 static struct ps3vram_swap {
-	struct mutex lock;
+	struct mutex lock;		/* see above */
 	struct ps3vram_dma_client *client;
 	unsigned int users;
 	unsigned int nr_blocks;
 	struct ps3vram_swap_block *blocks;
-	spinlock_t free_lock;
+	spinlock_t free_lock;		/* see above */
 	u32 *free;
 	unsigned int nr_free;
 	atomic64_t stat[NR_PS3VRAM_SWAP_STATS];
@@ -703,7 +707,7 @@ static void ps3vram_zpool_destroy(void *pool)
 	ps3vram_swap_destroy_pool(pool);
 }
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+#ifdef PS3VRAM_ZPOOL_MALLOC_NID
 static int ps3vram_zpool_malloc(void *pool, size_t size, gfp_t gfp,
 				unsigned long *handle, const int nid)
 #else
@@ -719,7 +723,7 @@ static void ps3vram_zpool_free(void *pool, unsigned long handle)
 	ps3vram_swap_free(pool, handle);
 }
 
-#if PS3VRAM_SWAP_OBJ_RW
+#ifdef PS3VRAM_ZPOOL_OBJ_RW
 static void *ps3vram_zpool_obj_read_begin(void *pool, unsigned long handle,
 					  void *local_copy)
 {
@@ -757,7 +761,7 @@ static u64 ps3vram_swap_pool_bytes(struct ps3vram_swap_pool *pool)
 	return (u64)READ_ONCE(pool->blocks) << PS3VRAM_SWAP_BLOCK_SHIFT;
 }
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#ifdef PS3VRAM_ZPOOL_TOTAL_PAGES
 static u64 ps3vram_zpool_total_pages(void *pool)
 {
 	return ps3vram_swap_pool_bytes(pool) >> PAGE_SHIFT;
@@ -780,7 +784,7 @@ static struct zpool_driver ps3vram_zpool_driver = {
 #if PS3VRAM_SWAP_EVICT
 	.shrink =		ps3vram_zpool_shrink,
 #endif
-#if PS3VRAM_SWAP_OBJ_RW
+#ifdef PS3VRAM_ZPOOL_OBJ_RW
 	.obj_read_begin =	ps3vram_zpool_obj_read_begin,
 	.obj_read_end =		ps3vram_zpool_obj_read_end,
 	.obj_write =		ps3vram_zpool_obj_write,
@@ -789,7 +793,7 @@ static struct zpool_driver ps3vram_zpool_driver = {
 	.map =			ps3vram_zpool_map,
 	.unmap =		ps3vram_zpool_unmap,
 #endif
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#ifdef PS3VRAM_ZPOOL_TOTAL_PAGES
 	.total_pages =		ps3vram_zpool_total_pages,
 #else
 	.total_size =		ps3vram_zpool_total_size,
@@ -822,6 +826,7 @@ static ssize_t mm_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 				       (u64)READ_ONCE(ps3vram_swap.nr_blocks) <<
 				       PS3VRAM_SWAP_BLOCK_SHIFT);
 }
+
 static struct kobj_attribute mm_stat_attr = __ATTR_RO(mm_stat);
 
 static ssize_t io_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -830,6 +835,7 @@ static ssize_t io_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return ps3vram_swap_show_stats(buf, NR_PS3VRAM_SWAP_MM_STATS,
 				       NR_PS3VRAM_SWAP_STATS, U64_MAX);
 }
+
 static struct kobj_attribute io_stat_attr = __ATTR_RO(io_stat);
 
 static struct attribute *ps3vram_swap_attrs[] = {

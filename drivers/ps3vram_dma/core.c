@@ -123,9 +123,9 @@ enum ps3vram_dma_stat_item {
  */
 struct ps3vram_dma {
 	struct ps3vram_dma_hw *hw;
-	struct mutex fifo_lock;
+	struct mutex fifo_lock;		/* see above */
 	struct ps3vram_ring ring;
-	spinlock_t lock;
+	spinlock_t lock;		/* see above */
 	unsigned long notifier_busy;
 	struct ps3vram_dma_xfer *inflight[PS3VRAM_NR_NOTIFIERS];
 	struct ps3vram_dma_slot *slots;
@@ -270,6 +270,7 @@ static void ps3vram_dma_finish(struct ps3vram_dma *dma,
 static bool ps3vram_dma_xfer_done(struct ps3vram_dma *dma,
 				  struct ps3vram_dma_xfer *xfer)
 {
+	/* Pairs with smp_store_release() in ps3vram_dma_finish(). */
 	if (smp_load_acquire(&xfer->state) == PS3VRAM_XFER_DONE)
 		return true;
 	if (!dma->hw->ops->notifier_done(dma->hw, xfer->notifier))
@@ -761,6 +762,7 @@ static ssize_t io_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return ps3vram_dma_show_stats(buf, to_ps3vram_dma(kobj)->stat, 0,
 				      NR_PS3VRAM_DMA_IO_STATS);
 }
+
 static struct kobj_attribute io_stat_attr = __ATTR_RO(io_stat);
 
 static ssize_t wait_stat_show(struct kobject *kobj,
@@ -777,6 +779,7 @@ static ssize_t wait_stat_show(struct kobject *kobj,
 			ps3vram_hist_percentile(&dma->wait_hist, 99),
 			ps3vram_hist_percentile(&dma->wait_hist, 100));
 }
+
 static struct kobj_attribute wait_stat_attr = __ATTR_RO(wait_stat);
 
 static ssize_t mem_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -798,6 +801,7 @@ static ssize_t mem_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  claimed, dma->nr_slots, slots_used,
 			  (unsigned int)hweight_long(READ_ONCE(dma->notifier_busy)));
 }
+
 static struct kobj_attribute mem_stat_attr = __ATTR_RO(mem_stat);
 
 static ssize_t backend_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -805,6 +809,7 @@ static ssize_t backend_show(struct kobject *kobj, struct kobj_attribute *attr,
 {
 	return sysfs_emit(buf, "%s\n", to_ps3vram_dma(kobj)->hw->name);
 }
+
 static struct kobj_attribute backend_attr = __ATTR_RO(backend);
 
 static struct attribute *ps3vram_dma_attrs[] = {
@@ -837,6 +842,7 @@ static ssize_t client_io_stat_show(struct kobject *kobj,
 	return ps3vram_dma_show_stats(buf, to_client(kobj)->stat, 0,
 				      NR_PS3VRAM_DMA_IO_STATS);
 }
+
 static struct kobj_attribute client_io_stat_attr =
 	__ATTR(io_stat, 0444, client_io_stat_show, NULL);
 
@@ -847,6 +853,7 @@ static ssize_t claim_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 	return sysfs_emit(buf, "%llu %llu\n", client->start, client->size);
 }
+
 static struct kobj_attribute claim_attr = __ATTR_RO(claim);
 
 static struct attribute *ps3vram_dma_client_attrs[] = {

@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash disable=SC1091
+#
+# zswap-ps3vram: booted with zswap.zpool=ps3vram and the module only in the
+# initramfs, zswap loads ps3vram_swap by itself; a 2x RAM working set is
+# stored in VRAM and every page verifies; afterwards nothing is left in
+# VRAM and the module refuses to unload while zswap's pool uses it.
+#
+# rig: --append "zswap.enabled=1 zswap.zpool=ps3vram zswap.max_pool_percent=130" --timeout 900
+
+. /lib/rig.sh
+
+S=/sys/kernel/ps3vram_swap
+
+# column N FILE - Nth column of a one-line stats file
+column()
+{
+	cut -d' ' -f"$1" "$2"
+}
+
+[ -d /sys/module/ps3vram_swap ] ||
+	rig_fail "ps3vram_swap was not loaded at boot"
+[ "$(rig_param zswap.zpool)" = ps3vram ] ||
+	rig_fail "zswap zpool is $(rig_param zswap.zpool), not ps3vram"
+dmesg | grep -q 'zswap: loaded using pool .*/ps3vram' ||
+	rig_fail "zswap did not say it uses ps3vram"
+rig_log "$(dmesg | grep -E 'ps3vram|zswap' | tr '\n' '|')"
+
+mib=$(($(rig_ram_mib) * 2))
+rig_watch_start $S
+rig_swapbench -s "$mib" -p 2 -o seq -d mixed -S 2 -q ||
+	rig_fail "swapbench exit $? on $mib MiB with zswap/ps3vram"
+rig_watch_stop
+
+rig_log "mm_stat: $(cat $S/mm_stat)"
+rig_log "io_stat: $(cat $S/io_stat)"
+rig_log "engine io_stat: $(cat /sys/kernel/ps3vram_dma/io_stat)"
+rig_log "zswap: stored_pages $(rig_zswap_stat stored_pages)" \
+	"written_back $(rig_zswap_stat written_back_pages)" \
+	"pool_limit_hit $(rig_zswap_stat pool_limit_hit)" \
+	"reject_alloc_fail $(rig_zswap_stat reject_alloc_fail)"
+rig_meminfo
+
+stores=$(column 1 $S/io_stat)
+loads=$(column 2 $S/io_stat)
+[ "$stores" -gt 10000 ] || rig_fail "only $stores pages stored in VRAM"
+[ "$loads" -gt 10000 ] || rig_fail "only $loads pages loaded from VRAM"
+[ "$(column 7 $S/io_stat)" = 0 ] && [ "$(column 8 $S/io_stat)" = 0 ] ||
+	rig_fail "the CPU had to move data: $(cat $S/io_stat)"
+
+# Every object was freed with the process that owned it.
+[ "$(column 1 $S/mm_stat)" = 0 ] || rig_fail "objects left: $(cat $S/mm_stat)"
+[ "$(column 3 $S/mm_stat)" = 0 ] || rig_fail "VRAM left in use: $(cat $S/mm_stat)"
+
+rmmod ps3vram_swap 2>/dev/null && rig_fail "ps3vram_swap unloaded under zswap"
+rig_dmesg_check
+rig_pass
