@@ -46,7 +46,7 @@ stores=$(column 1 $S/io_stat)
 loads=$(column 2 $S/io_stat)
 [ "$stores" -gt 10000 ] || rig_fail "only $stores pages stored in VRAM"
 [ "$loads" -gt 10000 ] || rig_fail "only $loads pages loaded from VRAM"
-[ "$(column 7 $S/io_stat)" = 0 ] && [ "$(column 8 $S/io_stat)" = 0 ] ||
+[ "$(column 7 $S/io_stat) $(column 8 $S/io_stat)" = "0 0" ] ||
 	rig_fail "the CPU had to move data: $(cat $S/io_stat)"
 
 # Every object was freed with the process that owned it.

@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash disable=SC1091
+#
+# zswap-switch: under load, zswap's zpool is switched from the kernel's
+# default to ps3vram (loading the module on demand) and back; no page is
+# lost or damaged, the kernel log stays clean, and once the last page has
+# left the ps3vram pool the module can be unloaded.
+#
+# rig: --append "zswap.enabled=1 zswap.max_pool_percent=50" --timeout 900
+
+. /lib/rig.sh
+
+ZPOOL=/sys/module/zswap/parameters/zpool
+S=/sys/kernel/ps3vram_swap
+
+default=$(cat $ZPOOL)
+mib=$(($(rig_ram_mib) * 3 / 2))
+
+swapbench -s "$mib" -p 4 -o seq -d text -S 3 -q > /tmp/bench.out 2>&1 &
+bench=$!
+sleep 20
+rig_log "switching $default -> ps3vram under load"
+echo ps3vram > $ZPOOL || rig_fail "cannot switch zswap to ps3vram"
+[ "$(cat $ZPOOL)" = ps3vram ] || rig_fail "zpool reads $(cat $ZPOOL)"
+sleep 30
+stores=$(cut -d' ' -f1 $S/io_stat)
+rig_log "ps3vram stored $stores pages; switching back to $default"
+echo "$default" > $ZPOOL || rig_fail "cannot switch zswap back to $default"
+sleep 10
+rig_log "switching to ps3vram and back once more"
+echo ps3vram > $ZPOOL || rig_fail "second switch to ps3vram failed"
+sleep 5
+echo "$default" > $ZPOOL || rig_fail "second switch back failed"
+
+rc=0
+wait $bench || rc=$?
+cat /tmp/bench.out
+[ "$rc" = 0 ] || rig_fail "swapbench exit $rc across zpool switches"
+[ "$stores" -gt 0 ] || rig_fail "no page was stored in ps3vram"
+rig_log "io_stat: $(cat $S/io_stat) mm_stat: $(cat $S/mm_stat)"
+
+# The ps3vram pools die with their last page; then the module is free.
+n=30
+until rmmod ps3vram_swap 2>/dev/null; do
+	n=$((n - 1))
+	[ $n -gt 0 ] || rig_fail "ps3vram_swap still busy after its pool emptied"
+	sleep 1
+done
+rig_log "ps3vram_swap unloaded"
+rig_dmesg_check
+rig_pass
