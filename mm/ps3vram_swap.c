@@ -62,6 +62,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/ps3vram_dma.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/sysfs.h>
@@ -155,11 +156,14 @@ struct ps3vram_swap_block {
 /**
  * struct ps3vram_swap_map - a live mapping
  * @handle: the mapped handle, 0 when the entry is free
+ * @task: the task that mapped it; zswap unmaps in the same function, and
+ *	6.1 can map one handle twice at once (a load racing a writeback)
  * @slot: the staging slot it is mapped in
  * @write: mapped write-only: unmap uploads
  */
 struct ps3vram_swap_map {
 	unsigned long handle;
+	struct task_struct *task;
 	struct ps3vram_dma_slot *slot;
 	bool write;
 };
@@ -343,6 +347,7 @@ ps3vram_swap_map_try(struct ps3vram_swap_pool *pool, unsigned long handle)
 		if (!pool->maps[i].handle) {
 			map = &pool->maps[i];
 			map->handle = handle;
+			map->task = current;
 			break;
 		}
 	}
@@ -357,7 +362,8 @@ ps3vram_swap_map_find(struct ps3vram_swap_pool *pool, unsigned long handle)
 
 	spin_lock(&pool->map_lock);
 	for (i = 0; i < PS3VRAM_SWAP_MAX_MAPS; i++)
-		if (pool->maps[i].handle == handle)
+		if (pool->maps[i].handle == handle &&
+		    pool->maps[i].task == current)
 			break;
 	spin_unlock(&pool->map_lock);
 	return i < PS3VRAM_SWAP_MAX_MAPS ? &pool->maps[i] : NULL;
@@ -369,6 +375,7 @@ static void ps3vram_swap_map_free(struct ps3vram_swap_pool *pool,
 	ps3vram_dma_slot_put(ps3vram_swap.client, map->slot);
 	spin_lock(&pool->map_lock);
 	map->handle = 0;
+	map->task = NULL;
 	map->slot = NULL;
 	spin_unlock(&pool->map_lock);
 	wake_up(&pool->map_wait);
