@@ -61,7 +61,7 @@ tools: setup
 
 demo: setup tools
 	@$(MAKE) --no-print-directory modules-$(KVER_61)
-	@$(TOP)/tools/vm/run-vm --kernel 6.1 $(TOP)/tests/vm/demo.sh
+	@$(TOP)/tools/vm/run-vm --kernel 6.1 $(TOP)/tools/vm/demo.sh
 
 check: setup
 	@$(TOP)/tests/run-check
