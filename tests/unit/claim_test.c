@@ -51,6 +51,24 @@ UNIT_TEST(claim_test_size_zero_takes_the_largest_free_range)
 	EXPECT_EQ(c->start, 5 * MiB);
 }
 
+UNIT_TEST(claim_test_size_zero_skips_smaller_earlier_gaps)
+{
+	struct ps3vram_dma_client *b, *d;
+
+	dma_env_start(8);
+	dma_client("a", 1 * MiB);
+	b = dma_client("b", 1 * MiB);
+	dma_client("c", 1 * MiB);
+	d = dma_client("d", 3 * MiB);
+	dma_client("e", 1 * MiB);
+	ps3vram_dma_client_destroy(b);
+	ps3vram_dma_client_destroy(d);
+	/* Free: 1 MiB at 1 MiB, 3 MiB at 3 MiB, 1 MiB at 7 MiB. */
+	claim_expect(dma_client("big", 0), 3 * MiB, 3 * MiB);
+	claim_expect(dma_client("next", 0), 1 * MiB, 1 * MiB);
+	claim_expect(dma_client("last", 0), 7 * MiB, 1 * MiB);
+}
+
 UNIT_TEST(claim_test_duplicate_name_is_eexist)
 {
 	dma_env_start(8);

@@ -319,8 +319,9 @@ static __printf(3, 0) int unit_kobject_add(struct kobject *kobj,
 
 	list_for_each_entry(other, &unit_sysfs, entry)
 		if (other->parent == parent && !strcmp(other->name, name)) {
-			pr_err("sysfs: cannot create duplicate filename '%s'\n",
-			       name);
+			/* sysfs_warn_dup() complains with a stack dump. */
+			WARN(1, "sysfs: cannot create duplicate filename '%s'",
+			     name);
 			return -EEXIST;
 		}
 	kobj->parent = kobject_get(parent);
