@@ -221,6 +221,12 @@ struct pci_dev;
 void unit_pci_add(struct pci_dev *pdev);
 void unit_pci_del(struct pci_dev *pdev);
 
+/* ---- zpool (shim.c) ---- */
+
+struct zpool_driver;
+/* The registered zpool driver of this @type ("ps3vram"), or NULL. */
+struct zpool_driver *unit_zpool_driver(const char *type);
+
 /* ---- random numbers: xorshift, seeded per test ---- */
 
 u64 unit_rand(void);

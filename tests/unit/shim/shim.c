@@ -25,8 +25,10 @@
 #include <linux/list.h>
 #include <linux/pci.h>
 #include <linux/platform_device.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/zpool.h>
 
 /* ---- ctype: lib/ctype.c ---- */
 
@@ -221,26 +223,67 @@ struct kobject *kobject_get(struct kobject *kobj)
 	return kobj;
 }
 
-static bool unit_has_attrs(const struct kobject *kobj)
+/* Wait for show()s of @grp's files to finish, as kernfs_drain() does. */
+static void unit_kernfs_drain(const struct attribute_group *grp)
+{
+	if (grp->attrs && grp->attrs[0]) {
+		unit_lock_acquire(&unit_kn_active, __FILE__, __LINE__);
+		unit_lock_release(&unit_kn_active, __FILE__, __LINE__);
+	}
+}
+
+static void unit_kobj_drain(const struct kobject *kobj)
 {
 	const struct attribute_group **g;
+	unsigned int i;
 
-	if (!kobj->ktype || !kobj->ktype->default_groups)
-		return false;
-	for (g = kobj->ktype->default_groups; *g; g++)
-		if ((*g)->attrs && (*g)->attrs[0])
-			return true;
-	return false;
+	if (kobj->ktype && kobj->ktype->default_groups)
+		for (g = kobj->ktype->default_groups; *g; g++)
+			unit_kernfs_drain(*g);
+	for (i = 0; i < ARRAY_SIZE(kobj->groups); i++)
+		if (kobj->groups[i])
+			unit_kernfs_drain(kobj->groups[i]);
+}
+
+int sysfs_create_group(struct kobject *kobj,
+		       const struct attribute_group *grp)
+{
+	unsigned int i;
+
+	if (WARN(!kobj || !kobj->state_in_sysfs,
+		 "sysfs_create_group on a kobject not in sysfs"))
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(kobj->groups); i++)
+		if (WARN(kobj->groups[i] == grp,
+			 "sysfs: cannot create duplicate group"))
+			return -EEXIST;
+	for (i = 0; i < ARRAY_SIZE(kobj->groups); i++)
+		if (!kobj->groups[i]) {
+			kobj->groups[i] = grp;
+			return 0;
+		}
+	return -ENOSPC;
+}
+
+void sysfs_remove_group(struct kobject *kobj,
+			const struct attribute_group *grp)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kobj->groups); i++)
+		if (kobj->groups[i] == grp) {
+			unit_kernfs_drain(grp);
+			kobj->groups[i] = NULL;
+			return;
+		}
+	WARN(1, "sysfs group '%s' not found for kobject '%s'",
+	     grp->name ? grp->name : "", kobj->name);
 }
 
 static void __kobject_del(struct kobject *kobj)
 {
 	if (kobj->state_in_sysfs) {
-		/* kernfs_drain(): wait until no show() runs on its files. */
-		if (unit_has_attrs(kobj)) {
-			unit_lock_acquire(&unit_kn_active, __FILE__, __LINE__);
-			unit_lock_release(&unit_kn_active, __FILE__, __LINE__);
-		}
+		unit_kobj_drain(kobj);
 		list_del_init(&kobj->entry);
 	}
 	kobj->state_in_sysfs = 0;
@@ -268,6 +311,7 @@ static void unit_kobject_cleanup(struct kobject *kobj)
 	     kobj->name, (void *)kobj);
 	if (kobj->state_in_sysfs)
 		kobject_del(kobj);	/* auto cleanup, as the kernel does */
+	memset(kobj->groups, 0, sizeof(kobj->groups));
 	if (t && t->release)
 		t->release(kobj);
 	kfree_const(name);
@@ -449,32 +493,65 @@ bool unit_sysfs_dir_exists(const char *path)
 
 int unit_sysfs_errno;
 
-const char *unit_sysfs_read(const char *path)
+/* The attribute @name of group @g, if it is there (@group: its dir name). */
+static struct attribute *unit_group_attr(const struct attribute_group *g,
+					 const char *group, const char *name)
 {
-	static char text[PAGE_SIZE + 1];
-	const struct attribute_group **g;
-	struct attribute **a, *attr = NULL;
-	struct kobject *kobj;
-	char dir[512], *name;
-	ssize_t ret;
-	char *page;
+	struct attribute **a;
 
-	unit_sysfs_errno = -ENOENT;
+	if (!g || (g->name ? !group || strcmp(g->name, group) : !!group))
+		return NULL;
+	for (a = g->attrs; a && *a; a++)
+		if (!strcmp((*a)->name, name))
+			return *a;
+	return NULL;
+}
+
+/* Find "dir/attr" or "dir/group/attr". */
+static struct attribute *unit_sysfs_find(const char *path,
+					 struct kobject **kobjp)
+{
+	const struct attribute_group **g;
+	struct attribute *attr = NULL;
+	char dir[512], *name, *group = NULL;
+	struct kobject *kobj;
+	unsigned int i;
+
 	snprintf(dir, sizeof(dir), "%s", path);
 	name = strrchr(dir, '/');
 	if (!name)
 		return NULL;
 	*name++ = '\0';
 	kobj = unit_kobj_find(dir);
-	if (!kobj || !kobj->ktype || !kobj->ktype->default_groups)
-		return NULL;
-	for (g = kobj->ktype->default_groups; *g && !attr; g++)
-		for (a = (*g)->attrs; a && *a; a++)
-			if (!(*g)->name && !strcmp((*a)->name, name)) {
-				attr = *a;
-				break;
-			}
-	if (!attr)
+	if (!kobj) {
+		group = strrchr(dir, '/');
+		if (!group)
+			return NULL;
+		*group++ = '\0';
+		kobj = unit_kobj_find(dir);
+		if (!kobj)
+			return NULL;
+	}
+	if (kobj->ktype && kobj->ktype->default_groups)
+		for (g = kobj->ktype->default_groups; *g && !attr; g++)
+			attr = unit_group_attr(*g, group, name);
+	for (i = 0; i < ARRAY_SIZE(kobj->groups) && !attr; i++)
+		attr = unit_group_attr(kobj->groups[i], group, name);
+	*kobjp = kobj;
+	return attr;
+}
+
+const char *unit_sysfs_read(const char *path)
+{
+	static char text[PAGE_SIZE + 1];
+	struct kobject *kobj = NULL;
+	struct attribute *attr;
+	ssize_t ret;
+	char *page;
+
+	unit_sysfs_errno = -ENOENT;
+	attr = unit_sysfs_find(path, &kobj);
+	if (!attr || !kobj->ktype)
 		return NULL;
 	unit_sysfs_errno = -EACCES;
 	if (!(attr->mode & 0444) || !kobj->ktype->sysfs_ops ||
@@ -881,6 +958,35 @@ void platform_device_unregister(struct platform_device *pdev)
 	kfree(pdev);
 }
 
+/* ---- tasks ---- */
+
+static struct task_struct unit_task = { .comm = "unit" };
+struct task_struct *unit_current_task = &unit_task;
+
+/* ---- zpool ---- */
+
+static struct zpool_driver *unit_zpool;
+
+void zpool_register_driver(struct zpool_driver *driver)
+{
+	WARN(unit_zpool, "a zpool driver is registered already");
+	unit_zpool = driver;
+}
+
+int zpool_unregister_driver(struct zpool_driver *driver)
+{
+	if (WARN(unit_zpool != driver, "unregistering an unknown zpool driver"))
+		return -ENOENT;
+	unit_zpool = NULL;
+	return 0;
+}
+
+struct zpool_driver *unit_zpool_driver(const char *type)
+{
+	return unit_zpool && !strcmp(unit_zpool->type, type) ? unit_zpool
+							     : NULL;
+}
+
 /* ---- what a test left behind ---- */
 
 unsigned int unit_shim_leftovers(void)
@@ -921,6 +1027,11 @@ unsigned int unit_shim_leftovers(void)
 			n++;
 		}
 		unit_pci_devs[i] = NULL;
+	}
+	if (unit_zpool) {
+		printf("#   zpool driver %s still registered\n", unit_zpool->type);
+		unit_zpool = NULL;
+		n++;
 	}
 	if (unit_platform_devices) {
 		printf("#   %u platform devices still registered\n",

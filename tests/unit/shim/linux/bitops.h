@@ -9,6 +9,7 @@
 #include <linux/kernel.h>
 
 #define BITS_TO_LONGS(nr)	DIV_ROUND_UP(nr, BITS_PER_LONG)
+#define DECLARE_BITMAP(name, bits)	unsigned long name[BITS_TO_LONGS(bits)]
 
 static inline void set_bit(long nr, volatile unsigned long *addr)
 {
@@ -41,6 +42,22 @@ static inline void __set_bit(long nr, volatile unsigned long *addr)
 static inline void __clear_bit(long nr, volatile unsigned long *addr)
 {
 	addr[BIT_WORD(nr)] &= ~BIT_MASK(nr);
+}
+
+static inline bool __test_and_set_bit(long nr, volatile unsigned long *addr)
+{
+	bool old = addr[BIT_WORD(nr)] & BIT_MASK(nr);
+
+	addr[BIT_WORD(nr)] |= BIT_MASK(nr);
+	return old;
+}
+
+static inline bool __test_and_clear_bit(long nr, volatile unsigned long *addr)
+{
+	bool old = addr[BIT_WORD(nr)] & BIT_MASK(nr);
+
+	addr[BIT_WORD(nr)] &= ~BIT_MASK(nr);
+	return old;
 }
 
 static inline bool test_bit(long nr, const volatile unsigned long *addr)

@@ -66,6 +66,8 @@
 #define ALIGN_DOWN(x, a)	ALIGN((x) - ((a) - 1), (a))
 #define IS_ALIGNED(x, a)	(((x) & ((typeof(x))(a) - 1)) == 0)
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
+#define DIV_ROUND_UP_ULL(ll, d) \
+	({ unsigned long long _tmp = (ll) + (d) - 1; _tmp / (d); })
 #define roundup(x, y)		((((x) + ((y) - 1)) / (y)) * (y))
 #define rounddown(x, y)		((x) - ((x) % (y)))
 

@@ -31,12 +31,14 @@ struct kobj_type {
  * @refcount: the kref
  * @state_initialized: kobject_init() was called
  * @state_in_sysfs: added and not yet deleted
+ * @groups: attribute groups added with sysfs_create_group()
  */
 struct kobject {
 	const char *name;
 	struct list_head entry;
 	struct kobject *parent;
 	const struct kobj_type *ktype;
+	const struct attribute_group *groups[4];
 	int refcount;
 	unsigned int state_initialized:1;
 	unsigned int state_in_sysfs:1;

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ps3vram_dma module on its own, for client module tests: see
+ * dma_engine.h.
+ */
+#include "dma_fixture.h"
+#include "dma_engine.h"
+
+void dma_engine_load(unsigned int vram_mb)
+{
+	dma_env_start(vram_mb);
+}
+
+void dma_engine_unload(void)
+{
+	dma_env_stop(NULL);
+}
+
+unsigned int *dma_engine_param(const char *name)
+{
+	static const struct {
+		const char *name;
+		unsigned int *value;
+	} params[] = {
+		{ "spin_us", &spin_us },
+		{ "timeout_ms", &timeout_ms },
+		{ "emu_vram_mb", &emu_vram_mb },
+		{ "emu_setup_ns", &emu_setup_ns },
+		{ "emu_bandwidth_mbs", &emu_bandwidth_mbs },
+		{ "emu_timeout_every", &emu_timeout_every },
+		{ "emu_drop_every", &emu_drop_every },
+		{ "emu_stall_us", &emu_stall_us },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(params); i++)
+		if (!strcmp(params[i].name, name))
+			return params[i].value;
+	return NULL;
+}
+
+u64 dma_engine_stat(unsigned int item)
+{
+	if (!env.dma || item >= NR_PS3VRAM_DMA_STATS)
+		return 0;
+	return dma_stat(item);
+}
+
+u8 *dma_engine_vram(u64 off)
+{
+	return (u8 *)env.emu->vram + off;
+}
+
+void dma_engine_settle(void)
+{
+	dma_settle();
+}
