@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The shims behave as the kernel does where the tests depend on it: the
+ * kernel's round_up() wraps, its ctype is ISO 8859-1, kobjects release at
+ * the last put and pin their parent, sysfs_emit_at() refuses to write past
+ * the page, a wait with nobody to wake it would block, and an injected
+ * allocation failure hits exactly the Nth allocation.
+ */
+#include <linux/bitmap.h>
+#include <linux/ctype.h>
+#include <linux/kobject.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/vmalloc.h>
+#include <linux/wait.h>
+
+#include "harness.h"
+
+UNIT_TEST(shim_test_round_up_wraps_like_the_kernel)
+{
+	u64 big = U64_MAX;
+
+	EXPECT_EQ(round_up(big, 65536), 0);
+	EXPECT_EQ(round_up((u64)65537, 65536), 131072);
+	EXPECT_EQ(round_down((u64)131071, 65536), 65536);
+	EXPECT_TRUE(IS_ALIGNED((u64)0x30, 16));
+	EXPECT_EQ(GENMASK(7, 0), 0xff);
+}
+
+UNIT_TEST(shim_test_ctype_is_the_kernels_latin1_table)
+{
+	EXPECT_TRUE(isalnum('a') && isalnum('Z') && isalnum('0'));
+	EXPECT_FALSE(isalnum('-') || isalnum('/') || isalnum(' '));
+	/* lib/ctype.c: 0xc0-0xff are letters but for 0xd7 and 0xf7. */
+	EXPECT_TRUE(isalnum((char)0xe9));
+	EXPECT_FALSE(isalnum((char)0xd7));
+	EXPECT_FALSE(isalnum((char)0x80));
+}
+
+struct shim_obj {
+	struct kobject kobj;
+	int *released;
+};
+
+static void shim_obj_release(struct kobject *kobj)
+{
+	struct shim_obj *o = container_of(kobj, struct shim_obj, kobj);
+
+	(*o->released)++;
+	kfree(o);
+}
+
+static ssize_t hello_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "hello %s\n", kobject_name(kobj));
+}
+static struct kobj_attribute hello_attr = __ATTR_RO(hello);
+
+static struct attribute *shim_attrs[] = { &hello_attr.attr, NULL };
+ATTRIBUTE_GROUPS(shim);
+
+static const struct kobj_type shim_ktype = {
+	.release = shim_obj_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = shim_groups,
+};
+
+UNIT_TEST(shim_test_kobject_releases_at_the_last_put_and_pins_its_parent)
+{
+	struct kobject *dir;
+	struct shim_obj *o;
+	int released = 0;
+
+	dir = kobject_create_and_add("shim", kernel_kobj);
+	ASSERT_TRUE(dir);
+	o = kzalloc(sizeof(*o), GFP_KERNEL);
+	ASSERT_TRUE(o);
+	o->released = &released;
+	ASSERT_EQ(kobject_init_and_add(&o->kobj, &shim_ktype, dir, "o%d", 1), 0);
+	EXPECT_STREQ(unit_sysfs_read("kernel/shim/o1/hello"), "hello o1\n");
+	EXPECT_TRUE(unit_sysfs_read("kernel/shim/o1/nothing") == NULL);
+
+	/* The child holds the directory: putting it removes nothing yet. */
+	EXPECT_EQ(dir->refcount, 2);
+	kobject_get(&o->kobj);
+	kobject_put(&o->kobj);
+	EXPECT_EQ(released, 0);
+	kobject_put(&o->kobj);
+	EXPECT_EQ(released, 1);
+	EXPECT_FALSE(unit_sysfs_dir_exists("kernel/shim/o1"));
+	EXPECT_EQ(dir->refcount, 1);
+	kobject_put(dir);
+	EXPECT_FALSE(unit_sysfs_dir_exists("kernel/shim"));
+}
+
+UNIT_TEST(shim_test_sysfs_emit_at_stays_in_the_page)
+{
+	char *page = aligned_alloc(PAGE_SIZE, PAGE_SIZE);
+	int n;
+
+	ASSERT_TRUE(page);
+	n = sysfs_emit_at(page, PAGE_SIZE - 4, "%s", "123456789");
+	EXPECT_EQ(n, 3);		/* scnprintf: what fits, minus the NUL */
+	unit_allow_warn(true);
+	EXPECT_EQ(sysfs_emit_at(page, PAGE_SIZE, "x"), 0);
+	EXPECT_EQ(sysfs_emit(page + 1, "x"), 0);
+	unit_allow_warn(false);
+	EXPECT_EQ(unit_warn_count(), 2);
+	free(page);
+}
+
+static bool shim_ready;
+
+static void shim_set_without_wake(struct wait_queue_head *wq, void *arg)
+{
+	shim_ready = true;
+}
+
+static void shim_set_and_wake(struct wait_queue_head *wq, void *arg)
+{
+	shim_ready = true;
+	wake_up(wq);
+}
+
+UNIT_TEST(shim_test_wait_event_needs_a_wake_up)
+{
+	DECLARE_WAIT_QUEUE_HEAD(wq);
+
+	shim_ready = false;
+	EXPECT_TRUE(UNIT_WOULD_BLOCK(wait_event(wq, shim_ready)));
+	/* The condition became true but nobody woke the waiter. */
+	shim_ready = false;
+	unit_set_block_hook(shim_set_without_wake, NULL);
+	EXPECT_TRUE(UNIT_WOULD_BLOCK(wait_event(wq, shim_ready)));
+	shim_ready = false;
+	unit_set_block_hook(shim_set_and_wake, NULL);
+	EXPECT_FALSE(UNIT_WOULD_BLOCK(wait_event(wq, shim_ready)));
+	EXPECT_TRUE(shim_ready);
+}
+
+UNIT_TEST(shim_test_nth_allocation_fails_once)
+{
+	void *a, *b, *c, *d;
+	unsigned long *map;
+
+	unit_fail_nth_alloc(3);
+	a = kmalloc(8, GFP_KERNEL);
+	b = vzalloc(8);
+	c = kcalloc(2, 8, GFP_KERNEL);
+	d = kmalloc(8, GFP_KERNEL);
+	EXPECT_TRUE(a && b && !c && d);
+	EXPECT_TRUE(unit_fail_fired());
+	unit_fail_nth_alloc(1);
+	map = bitmap_zalloc(100, GFP_KERNEL);
+	EXPECT_TRUE(map == NULL);
+	map = bitmap_zalloc(100, GFP_KERNEL);
+	ASSERT_TRUE(map);
+	EXPECT_EQ(bitmap_weight(map, 100), 0);
+	EXPECT_TRUE(kmalloc(0, GFP_KERNEL) == ZERO_SIZE_PTR);
+	EXPECT_TRUE(kcalloc(SIZE_MAX, 2, GFP_KERNEL) == NULL);
+	kfree(a);
+	vfree(b);
+	kfree(d);
+	bitmap_free(map);
+}
+
+UNIT_TEST(shim_test_locks_know_their_holder)
+{
+	DEFINE_SPINLOCK(lock);
+
+	EXPECT_FALSE(spin_is_locked(&lock));
+	spin_lock(&lock);
+	EXPECT_TRUE(spin_is_locked(&lock));
+	lockdep_assert_held(&lock);
+	EXPECT_FALSE(spin_trylock(&lock));
+	spin_unlock(&lock);
+	EXPECT_TRUE(spin_trylock(&lock));
+	spin_unlock(&lock);
+}
