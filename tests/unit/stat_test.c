@@ -141,13 +141,13 @@ UNIT_TEST(stat_test_io_stat_counts_timeouts_failures_resets_and_cpu_access)
 }
 
 /*
- * The io_stat columns count "copies to VRAM completed" and "copies from
- * VRAM completed" (enum ps3vram_dma_stat_item); a copy that timed out or
- * was discarded by a reset did not complete.
+ * Documentation/ABI: uploads and downloads count copies submitted; one
+ * that then times out or fails is counted there as well.
  */
-UNIT_TEST(stat_test_failed_copies_are_not_counted_as_completed)
+UNIT_TEST(stat_test_io_stat_counts_submitted_copies_failed_ones_too)
 {
 	struct ps3vram_dma_xfer lost = { }, other = { };
+	u64 v[IO_COLS];
 
 	stat_start();
 	ASSERT_EQ(ps3vram_dma_upload(tc, ts, 0, 0, 4096), 0);
@@ -158,10 +158,13 @@ UNIT_TEST(stat_test_failed_copies_are_not_counted_as_completed)
 	EXPECT_EQ(ps3vram_dma_wait(&lost), -ETIMEDOUT);
 	EXPECT_EQ(ps3vram_dma_wait(&other), -EIO);
 
-	EXPECT_EQ(dma_stat(PS3VRAM_DMA_UPLOADS), 1);
-	EXPECT_EQ(dma_stat(PS3VRAM_DMA_BYTES_UP), 4096);
-	EXPECT_EQ(dma_stat(PS3VRAM_DMA_DOWNLOADS), 0);
-	EXPECT_EQ(dma_stat(PS3VRAM_DMA_BYTES_DOWN), 0);
+	stat_read(SYS "io_stat", v, IO_COLS);
+	EXPECT_EQ(v[PS3VRAM_DMA_UPLOADS], 2);
+	EXPECT_EQ(v[PS3VRAM_DMA_BYTES_UP], 8192);
+	EXPECT_EQ(v[PS3VRAM_DMA_DOWNLOADS], 1);
+	EXPECT_EQ(v[PS3VRAM_DMA_BYTES_DOWN], 512);
+	EXPECT_EQ(v[PS3VRAM_DMA_TIMEOUTS], 1);
+	EXPECT_EQ(v[PS3VRAM_DMA_FAILED], 1);
 }
 
 UNIT_TEST(stat_test_wait_stat_counts_waits_sleeps_stalls_and_rewinds)
@@ -207,19 +210,36 @@ UNIT_TEST(stat_test_wait_stat_counts_waits_sleeps_stalls_and_rewinds)
 }
 
 /*
- * wait_stat's first column and the histogram behind its percentiles are
- * "time spent in ps3vram_dma_wait()" (struct ps3vram_dma): CPU accesses
- * and FIFO drains are not copy waits.
+ * Documentation/ABI: waits are for a copy to complete, for a notifier to
+ * come free, and for the FIFO to drain (at a wrap-around and before a CPU
+ * access of VRAM); all of them are in the histogram.
  */
-UNIT_TEST(stat_test_wait_stat_counts_only_copy_waits)
+UNIT_TEST(stat_test_wait_stat_counts_every_kind_of_wait)
 {
+	struct ps3vram_dma_xfer x[PS3VRAM_NR_NOTIFIERS + 1] = { };
+	u64 v[WAIT_COLS], hist = 0;
+	unsigned int i;
 	u8 buf[16];
 
 	stat_start();
 	ASSERT_EQ(ps3vram_dma_upload(tc, ts, 0, 0, 16), 0);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_WAITS), 1);
 	ASSERT_EQ(ps3vram_dma_cpu_read(tc, buf, 0, sizeof(buf)), 0);
 	ASSERT_EQ(ps3vram_dma_cpu_write(tc, 0, buf, sizeof(buf)), 0);
-	EXPECT_EQ(dma_stat(PS3VRAM_DMA_WAITS), 1);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_WAITS), 3);
+	/* The ninth submit waits for a notifier: one wait more. */
+	for (i = 0; i < ARRAY_SIZE(x); i++)
+		ASSERT_EQ(ps3vram_dma_submit(tc, &x[i], PS3VRAM_DMA_TO_VRAM, ts, 0, 0, 16), 0);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_WAITS), 4);
+	for (i = 0; i < ARRAY_SIZE(x); i++)
+		ASSERT_EQ(ps3vram_dma_wait(&x[i]), 0);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_WAITS), 4 + ARRAY_SIZE(x));
+
+	stat_read(SYS "wait_stat", v, WAIT_COLS);
+	EXPECT_EQ(v[0], 4 + ARRAY_SIZE(x));
+	for (i = 0; i < PS3VRAM_HIST_BUCKETS; i++)
+		hist += atomic64_read(&env.dma->wait_hist.bucket[i]);
+	EXPECT_EQ(hist, v[0]);
 }
 
 UNIT_TEST(stat_test_debugfs_wait_hist_adds_up_to_the_waits)
