@@ -350,3 +350,53 @@ UNIT_TEST(wait_test_failed_reset_fails_copies_until_a_reset_works)
 	EXPECT_EQ(wait_upload(0, 16), 0);
 	EXPECT_EQ(dma_stat(PS3VRAM_DMA_RESETS), 2);
 }
+
+/*
+ * Two CPUs time out at once: A waits on a lost copy; B, submitting, finds
+ * every notifier stuck and resets the engine, which completes A's copy
+ * with -ETIMEDOUT, then queues its own copy Y.  A's poll then gives up
+ * too.  A must not reset again: its copy is already accounted for, and a
+ * second reset would discard Y, which nothing is wrong with.
+ *
+ * The backend's notifier_done() runs inside A's poll without locks held,
+ * so it plays B at the moment A's time is up.
+ */
+static struct ps3vram_dma_xfer race_y;
+static u64 race_deadline;
+static bool race_armed;
+
+static bool race_notifier_done(struct ps3vram_dma_hw *hw, unsigned int n)
+{
+	if (race_armed && ktime_get_ns() >= race_deadline) {
+		race_armed = false;
+		mutex_lock(&env.dma->fifo_lock);
+		ps3vram_dma_reset_locked(env.dma, -ETIMEDOUT);
+		mutex_unlock(&env.dma->fifo_lock);
+		EXPECT_EQ(ps3vram_dma_submit(wc, &race_y, PS3VRAM_DMA_TO_VRAM,
+					     ws, 0, 64, 16), 0);
+	}
+	return ps3vram_emu_notifier_done(hw, n);
+}
+
+UNIT_TEST(wait_test_timeout_already_reset_by_another_cpu_does_not_reset_again)
+{
+	struct ps3vram_dma_xfer a = { };
+
+	wait_start();
+	flaky_ops = ps3vram_emu_ops;
+	flaky_ops.notifier_done = race_notifier_done;
+	env.emu->hw.ops = &flaky_ops;
+	unit_on_cleanup(flaky_restore, NULL);
+
+	emu_drop_every = 1;
+	ASSERT_EQ(ps3vram_dma_submit(wc, &a, PS3VRAM_DMA_TO_VRAM, ws, 0, 0, 16), 0);
+	emu_drop_every = 0;
+	race_deadline = ktime_get_ns() + (u64)timeout_ms * NSEC_PER_MSEC;
+	race_armed = true;
+	EXPECT_EQ(ps3vram_dma_wait(&a), -ETIMEDOUT);
+	EXPECT_FALSE(race_armed);
+	EXPECT_EQ(ps3vram_dma_wait(&race_y), 0);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_RESETS), 1);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_TIMEOUTS), 1);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_FAILED), 0);
+}
