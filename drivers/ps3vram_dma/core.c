@@ -47,6 +47,7 @@
 #include <linux/mutex.h>
 #include <linux/ps3vram_dma.h>
 #include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/sysfs.h>
@@ -81,8 +82,8 @@ enum ps3vram_dma_xfer_state {
 
 /* Counters, kept per engine and per client; io_stat prints them in order. */
 enum ps3vram_dma_stat_item {
-	PS3VRAM_DMA_UPLOADS,		/* copies to VRAM completed */
-	PS3VRAM_DMA_DOWNLOADS,		/* copies from VRAM completed */
+	PS3VRAM_DMA_UPLOADS,		/* copies to VRAM submitted */
+	PS3VRAM_DMA_DOWNLOADS,		/* copies from VRAM submitted */
 	PS3VRAM_DMA_BYTES_UP,
 	PS3VRAM_DMA_BYTES_DOWN,
 	PS3VRAM_DMA_TIMEOUTS,		/* waits that gave up: -ETIMEDOUT */
@@ -116,7 +117,9 @@ enum ps3vram_dma_stat_item {
  * @nr_clients: length of @clients
  * @broken: the backend could not be reset; every copy fails with -EIO
  * @stat: engine counters
- * @wait_hist: time spent in ps3vram_dma_wait(), in ns
+ * @claimed: bytes of VRAM claimed by clients; under ps3vram_dma_list_lock,
+ *	read locklessly by sysfs
+ * @wait_hist: time spent in every completion, FIFO and notifier wait, in ns
  * @kobj: /sys/kernel/ps3vram_dma
  * @clients_kobj: /sys/kernel/ps3vram_dma/clients
  * @debugfs: /sys/kernel/debug/ps3vram_dma
@@ -134,6 +137,7 @@ struct ps3vram_dma {
 	wait_queue_head_t slot_wait;
 	struct list_head clients;
 	unsigned int nr_clients;
+	u64 claimed;
 	bool broken;
 	atomic64_t stat[NR_PS3VRAM_DMA_STATS];
 	struct ps3vram_hist wait_hist;
@@ -426,7 +430,10 @@ static int ps3vram_dma_notifier_get(struct ps3vram_dma *dma,
 	spin_lock(&dma->lock);
 	n = find_first_zero_bit(&dma->notifier_busy, PS3VRAM_NR_NOTIFIERS);
 	/* Only fifo_lock holders take notifiers, and we hold it. */
-	WARN_ON_ONCE(n >= PS3VRAM_NR_NOTIFIERS);
+	if (WARN_ON_ONCE(n >= PS3VRAM_NR_NOTIFIERS)) {
+		spin_unlock(&dma->lock);
+		return -EIO;
+	}
 	set_bit(n, &dma->notifier_busy);
 	dma->inflight[n] = xfer;
 	xfer->notifier = n;
@@ -523,17 +530,20 @@ EXPORT_SYMBOL_GPL(ps3vram_dma_submit);
 int ps3vram_dma_wait(struct ps3vram_dma_xfer *xfer)
 {
 	struct ps3vram_dma *dma = xfer->client->dma;
+	bool timed_out = false;
 
 	if (ps3vram_dma_poll(dma, ps3vram_dma_poll_xfer, xfer)) {
 		mutex_lock(&dma->fifo_lock);
 		spin_lock(&dma->lock);
+		/* Unless another CPU's reset finished it meanwhile. */
 		if (xfer->state == PS3VRAM_XFER_INFLIGHT) {
 			ps3vram_dma_count(xfer->client, PS3VRAM_DMA_TIMEOUTS,
 					  1);
 			ps3vram_dma_finish(dma, xfer, -ETIMEDOUT);
+			timed_out = true;
 		}
 		spin_unlock(&dma->lock);
-		if (xfer->status == -ETIMEDOUT) {
+		if (timed_out) {
 			dev_warn_ratelimited(dma->hw->dev,
 					     "copy timed out after %u ms, resetting\n",
 					     READ_ONCE(timeout_ms));
@@ -786,19 +796,17 @@ static ssize_t mem_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     char *buf)
 {
 	struct ps3vram_dma *dma = to_ps3vram_dma(kobj);
-	struct ps3vram_dma_client *client;
-	u64 claimed = 0;
 	unsigned int slots_used;
 
-	mutex_lock(&ps3vram_dma_list_lock);
-	list_for_each_entry(client, &dma->clients, node)
-		claimed += client->size;
-	mutex_unlock(&ps3vram_dma_list_lock);
+	/*
+	 * No ps3vram_dma_list_lock here: engine removal holds it while
+	 * kobject_del() waits for readers of this file.
+	 */
 	spin_lock(&dma->lock);
 	slots_used = bitmap_weight(dma->slot_map, dma->nr_slots);
 	spin_unlock(&dma->lock);
 	return sysfs_emit(buf, "%llu %llu %u %u %u\n", dma->hw->vram_size,
-			  claimed, dma->nr_slots, slots_used,
+			  READ_ONCE(dma->claimed), dma->nr_slots, slots_used,
 			  (unsigned int)hweight_long(READ_ONCE(dma->notifier_busy)));
 }
 
@@ -903,7 +911,8 @@ static bool ps3vram_dma_name_ok(const char *name)
 	if (!len || len == sizeof_field(struct ps3vram_dma_client, name))
 		return false;
 	for (; *name; name++)
-		if (!isalnum(*name) && *name != '_' && *name != '-')
+		if (!isascii(*name) ||
+		    (!isalnum(*name) && *name != '_' && *name != '-'))
 			return false;
 	return true;
 }
@@ -969,7 +978,6 @@ struct ps3vram_dma_client *ps3vram_dma_client_create(const char *name,
 
 	if (!name || !ps3vram_dma_name_ok(name))
 		return ERR_PTR(-EINVAL);
-	size = round_up(size, PS3VRAM_DMA_CLAIM_ALIGN);
 
 	client = kzalloc(sizeof(*client), GFP_KERNEL);
 	if (!client)
@@ -985,6 +993,10 @@ struct ps3vram_dma_client *ps3vram_dma_client_create(const char *name,
 	list_for_each_entry(other, &dma->clients, node)
 		if (!strcmp(other->name, name))
 			goto unlock;
+	ret = -ENOSPC;
+	if (size > dma->hw->vram_size)
+		goto unlock;
+	size = round_up(size, PS3VRAM_DMA_CLAIM_ALIGN);
 	ret = ps3vram_dma_find_room(dma, &size, &start, &after);
 	if (ret)
 		goto unlock;
@@ -1001,6 +1013,7 @@ struct ps3vram_dma_client *ps3vram_dma_client_create(const char *name,
 	}
 	list_add(&client->node, after);
 	dma->nr_clients++;
+	WRITE_ONCE(dma->claimed, dma->claimed + size);
 	kobject_get(&dma->kobj);
 	mutex_unlock(&ps3vram_dma_list_lock);
 	pr_info("client %s: %llu MiB of VRAM at %#llx\n", name, size >> 20,
@@ -1025,6 +1038,7 @@ void ps3vram_dma_client_destroy(struct ps3vram_dma_client *client)
 	mutex_lock(&ps3vram_dma_list_lock);
 	list_del(&client->node);
 	dma->nr_clients--;
+	WRITE_ONCE(dma->claimed, dma->claimed - client->size);
 	mutex_unlock(&ps3vram_dma_list_lock);
 	kobject_put(&client->kobj);
 	kobject_put(&dma->kobj);
@@ -1059,7 +1073,9 @@ int ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
 	unsigned int i;
 	int ret;
 
-	if (hw->xdr_size < PS3VRAM_FIFO_SIZE + PAGE_SIZE)
+	/* Copies name VRAM with 32-bit offsets. */
+	if (hw->xdr_size < PS3VRAM_FIFO_SIZE + PAGE_SIZE ||
+	    hw->vram_size > SZ_4G)
 		return -EINVAL;
 
 	dma = kzalloc(sizeof(*dma), GFP_KERNEL);
@@ -1141,10 +1157,12 @@ void ps3vram_dma_engine_remove(struct ps3vram_dma_hw *hw)
 	}
 	WARN_ON(dma->nr_clients);
 	ps3vram_dma_engine = NULL;
+	mutex_unlock(&ps3vram_dma_list_lock);
+
+	/* Without the lock: kobject_del() waits for sysfs readers. */
 	debugfs_remove_recursive(dma->debugfs);
 	kobject_put(dma->clients_kobj);
 	kobject_del(&dma->kobj);
-	mutex_unlock(&ps3vram_dma_list_lock);
 	kobject_put(&dma->kobj);
 }
 

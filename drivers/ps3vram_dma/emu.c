@@ -48,7 +48,7 @@
 
 #include "internal.h"
 
-/* XDR buffer: the FIFO and 480 staging slots, as large as ps3vram's. */
+/* XDR buffer: the FIFO and 496 staging slots, as large as ps3vram's. */
 #define PS3VRAM_EMU_XDR_SIZE		(2 * 1024 * 1024)
 /* Notifier objects the emulated context has (the engine uses fewer). */
 #define PS3VRAM_EMU_NR_NOTIFIERS	16

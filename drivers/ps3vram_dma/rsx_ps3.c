@@ -12,12 +12,12 @@
  * What is where:
  *  - XDR buffer: 2 MiB of kernel memory, the FIFO first, then the staging
  *    slots.  lv1_gpu_context_iomap() maps it into the context's I/O space
- *    at PS3VRAM_XDR_IOIF, in 1 MiB units, so it is 1 MiB aligned.  It is
- *    in the linear mapping because the core hands slot addresses to zswap.
+ *    at PS3VRAM_XDR_IOIF in 1 MiB units, so it must be 1 MiB aligned; and
+ *    in the linear mapping, because the core hands slot addresses to zswap.
  *  - VRAM: rsx_vram_mb MiB from lv1_gpu_memory_allocate(), or the most
  *    that is left in 1 MiB steps below that (ps3fb holds some).  The GPU
  *    reaches it through DMA object 0xfeed0000 at offset 0; the CPU through
- *    an uncached, write-combining mapping (ioremap_wc) that only the
+ *    a cache-inhibited, unguarded mapping (ioremap_wc) that only the
  *    core's last-resort vram_read/vram_write use, at about 16 MB/s.
  *  - Control page (ctrl): the FIFO's PUT and GET registers, holding I/O
  *    addresses (PS3VRAM_XDR_IOIF + offset into the FIFO).
@@ -195,8 +195,8 @@ static bool ps3vram_rsx_notifier_done(struct ps3vram_dma_hw *hw,
  * stops further fetching, but it cannot stop a copy the GPU has already
  * started, nor clear an error state of the RSX's puller or of the copy
  * engine: recovering a really hung GPU would need something more, perhaps
- * freeing and reallocating the context, which nobody has tried.  So far
- * this has only run in the emulator's model of it.
+ * freeing and reallocating the context, which nobody has tried.  None of
+ * this has run on a PS3 yet.
  */
 static int ps3vram_rsx_reset(struct ps3vram_dma_hw *hw)
 {

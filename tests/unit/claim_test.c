@@ -82,6 +82,7 @@ UNIT_TEST(claim_test_bad_names_are_einval)
 {
 	static const char *const bad[] = {
 		"", "a/b", "a b", " a", "a ", "a\n", "a.b", "a:b", "../x",
+		"caf\xe9",	/* Latin-1 letter: isalnum() in the kernel */
 		"0123456789012345678901234567890123",	/* 34 */
 		"01234567890123456789012345678901",	/* 32 */
 	};

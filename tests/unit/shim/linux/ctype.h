@@ -32,6 +32,7 @@ extern const unsigned char _ctype[];
 #define isupper(c)	((__ismask(c) & (_U)) != 0)
 #define isxdigit(c)	((__ismask(c) & (_D | _X)) != 0)
 #define isdigit(c)	((unsigned int)((c) - '0') < 10)
+#define isascii(c)	(((unsigned char)(c)) <= 0x7f)
 
 static inline unsigned char __tolower(unsigned char c)
 {
