@@ -2,8 +2,9 @@
 /*
  * The ps3vram_dma engine under test, and a fixture to bring it up.
  *
- * core.c, ring.c and emu.c are compiled into the test file itself, so that
- * their static functions, structures and module parameters are reachable:
+ * core.c, client.c, ring.c and emu.c are compiled into the test file
+ * itself, so that their static functions, structures and module
+ * parameters are reachable:
  * a test sets emu_stall_us or timeout_ms as the module parameter it is.
  * Include this file first in a test file, before any other header.
  *
@@ -16,6 +17,7 @@
 #define _UNIT_DMA_FIXTURE_H
 
 #include "../../drivers/ps3vram_dma/core.c"
+#include "../../drivers/ps3vram_dma/client.c"
 #include "../../drivers/ps3vram_dma/ring.c"
 #include "../../drivers/ps3vram_dma/emu.c"
 /* Each kernel file defines its own. */

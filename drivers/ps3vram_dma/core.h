@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ps3vram_dma core internals shared by core.c (copies, slots, resets) and
+ * client.c (claims, the engine registry, sysfs and debugfs).  Backends see
+ * only internal.h.
+ */
+#ifndef _PS3VRAM_DMA_CORE_H
+#define _PS3VRAM_DMA_CORE_H
+
+#include <linux/atomic.h>
+#include <linux/kobject.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+
+#include "internal.h"
+
+/* Counters, kept per engine and per client; io_stat prints them in order. */
+enum ps3vram_dma_stat_item {
+	PS3VRAM_DMA_UPLOADS,		/* copies to VRAM submitted */
+	PS3VRAM_DMA_DOWNLOADS,		/* copies from VRAM submitted */
+	PS3VRAM_DMA_BYTES_UP,
+	PS3VRAM_DMA_BYTES_DOWN,
+	PS3VRAM_DMA_TIMEOUTS,		/* waits that gave up: -ETIMEDOUT */
+	PS3VRAM_DMA_FAILED,		/* copies failed by a reset: -EIO */
+	PS3VRAM_DMA_RESETS,
+	PS3VRAM_DMA_CPU_READS,		/* last-resort CPU reads of VRAM */
+	PS3VRAM_DMA_CPU_WRITES,		/* last-resort CPU writes of VRAM */
+	NR_PS3VRAM_DMA_IO_STATS,
+	/* wait_stat, engine only */
+	PS3VRAM_DMA_WAITS = NR_PS3VRAM_DMA_IO_STATS,
+	PS3VRAM_DMA_WAITS_SLEPT,	/* waits that left the spin phase */
+	PS3VRAM_DMA_NOTIFIER_STALLS,	/* submits that waited for a notifier */
+	PS3VRAM_DMA_SLOT_STALLS,	/* slot requests that slept */
+	PS3VRAM_DMA_REWINDS,		/* FIFO wrap-arounds */
+	NR_PS3VRAM_DMA_STATS,
+};
+
+/**
+ * struct ps3vram_dma - the engine
+ * @hw: the backend
+ * @fifo_lock: serialises the ring, kicks and resets
+ * @ring: CPU side of the FIFO; under @fifo_lock
+ * @lock: protects @notifier_busy, @inflight, transfer states, @slot_map
+ * @notifier_busy: notifiers owned by a transfer in flight
+ * @inflight: the transfer each busy notifier reports for
+ * @slots: the staging slots, after the FIFO in the XDR buffer
+ * @nr_slots: how many
+ * @slot_map: slots in use
+ * @slot_wait: where ps3vram_dma_slot_get() sleeps for a free slot
+ * @clients: claims sorted by VRAM start; under ps3vram_dma_list_lock
+ * @nr_clients: length of @clients
+ * @broken: the backend could not be reset; every copy fails with -EIO
+ * @stat: engine counters
+ * @claimed: bytes of VRAM claimed by clients; under ps3vram_dma_list_lock,
+ *	read locklessly by sysfs
+ * @wait_hist: time spent in every completion, FIFO and notifier wait, in ns
+ * @kobj: /sys/kernel/ps3vram_dma
+ * @clients_kobj: /sys/kernel/ps3vram_dma/clients
+ * @debugfs: /sys/kernel/debug/ps3vram_dma
+ */
+struct ps3vram_dma {
+	struct ps3vram_dma_hw *hw;
+	struct mutex fifo_lock;		/* see above */
+	struct ps3vram_ring ring;
+	spinlock_t lock;		/* see above */
+	unsigned long notifier_busy;
+	struct ps3vram_dma_xfer *inflight[PS3VRAM_NR_NOTIFIERS];
+	struct ps3vram_dma_slot *slots;
+	unsigned int nr_slots;
+	unsigned long *slot_map;
+	wait_queue_head_t slot_wait;
+	struct list_head clients;
+	unsigned int nr_clients;
+	u64 claimed;
+	bool broken;
+	atomic64_t stat[NR_PS3VRAM_DMA_STATS];
+	struct ps3vram_hist wait_hist;
+	struct kobject kobj;
+	struct kobject *clients_kobj;
+	struct dentry *debugfs;
+};
+
+/**
+ * struct ps3vram_dma_client - a user of the engine and its VRAM claim
+ * @dma: the engine
+ * @name: unique name, also the sysfs directory name
+ * @start: first byte of the claim in VRAM
+ * @size: bytes claimed
+ * @node: entry in dma->clients
+ * @stat: this client's io_stat counters
+ * @kobj: /sys/kernel/ps3vram_dma/clients/<name>
+ */
+struct ps3vram_dma_client {
+	struct ps3vram_dma *dma;
+	char name[32];
+	u64 start;
+	u64 size;
+	struct list_head node;
+	atomic64_t stat[NR_PS3VRAM_DMA_IO_STATS];
+	struct kobject kobj;
+};
+
+static inline void ps3vram_dma_count(struct ps3vram_dma_client *client,
+			      enum ps3vram_dma_stat_item item, u64 n)
+{
+	atomic64_add(n, &client->dma->stat[item]);
+	if (item < NR_PS3VRAM_DMA_IO_STATS)
+		atomic64_add(n, &client->stat[item]);
+}
+
+int ps3vram_dma_reset_locked(struct ps3vram_dma *dma, int status);
+
+#endif /* _PS3VRAM_DMA_CORE_H */
