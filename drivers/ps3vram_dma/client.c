@@ -369,6 +369,12 @@ int ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
 	if (hw->xdr_size < PS3VRAM_FIFO_SIZE + PAGE_SIZE ||
 	    hw->vram_size > SZ_4G)
 		return -EINVAL;
+	if (!ps3vram_dma_nr_notifiers ||
+	    ps3vram_dma_nr_notifiers > PS3VRAM_NR_NOTIFIERS) {
+		pr_err("nr_notifiers=%u is out of range 1-%u\n",
+		       ps3vram_dma_nr_notifiers, PS3VRAM_NR_NOTIFIERS);
+		return -EINVAL;
+	}
 
 	dma = kzalloc(sizeof(*dma), GFP_KERNEL);
 	if (!dma)
@@ -379,6 +385,7 @@ int ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
 	spin_lock_init(&dma->lock);
 	init_waitqueue_head(&dma->slot_wait);
 	INIT_LIST_HEAD(&dma->clients);
+	dma->first_notifier = PS3VRAM_NR_NOTIFIERS - ps3vram_dma_nr_notifiers;
 	ps3vram_ring_init(&dma->ring, hw->xdr, PS3VRAM_FIFO_SIZE);
 
 	dma->nr_slots = (hw->xdr_size - PS3VRAM_FIFO_SIZE) / PAGE_SIZE;
@@ -418,7 +425,7 @@ int ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
 	mutex_unlock(&ps3vram_dma_list_lock);
 	dev_info(hw->dev, "%s engine: %llu MiB VRAM, %u staging slots, %u notifiers\n",
 		 hw->name, hw->vram_size >> 20, dma->nr_slots,
-		 PS3VRAM_NR_NOTIFIERS);
+		 ps3vram_dma_nr_notifiers);
 	return 0;
 
 del:

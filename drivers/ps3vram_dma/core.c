@@ -61,6 +61,15 @@ static unsigned int timeout_ms = 200;
 module_param(timeout_ms, uint, 0644);
 MODULE_PARM_DESC(timeout_ms, "Give up on a copy after this long (ms), then reset the engine (default 200)");
 
+/*
+ * Copies in flight, on the top nr_notifiers notifiers.  ps3vram only ever
+ * used notifier 7, so 1 keeps the engine to what is known to exist on a
+ * PS3: a first step on new hardware, at the cost of one copy at a time.
+ */
+unsigned int ps3vram_dma_nr_notifiers = PS3VRAM_NR_NOTIFIERS;
+module_param_named(nr_notifiers, ps3vram_dma_nr_notifiers, uint, 0444);
+MODULE_PARM_DESC(nr_notifiers, "Copies in flight, 1-8; 1 uses notifier 7 only, as ps3vram did (default 8)");
+
 /* Sleep-poll step once the spin budget is spent. */
 #define PS3VRAM_DMA_POLL_MIN_US		20
 #define PS3VRAM_DMA_POLL_MAX_US		50
@@ -232,7 +241,7 @@ static bool ps3vram_dma_poll_notifier(struct ps3vram_dma *dma, void *arg)
 {
 	ps3vram_dma_reap(dma);
 	return READ_ONCE(dma->notifier_busy) !=
-	       GENMASK(PS3VRAM_NR_NOTIFIERS - 1, 0);
+	       GENMASK(PS3VRAM_NR_NOTIFIERS - 1, dma->first_notifier);
 }
 
 /*
@@ -310,7 +319,8 @@ static int ps3vram_dma_notifier_get(struct ps3vram_dma *dma,
 	}
 
 	spin_lock(&dma->lock);
-	n = find_first_zero_bit(&dma->notifier_busy, PS3VRAM_NR_NOTIFIERS);
+	n = find_next_zero_bit(&dma->notifier_busy, PS3VRAM_NR_NOTIFIERS,
+			       dma->first_notifier);
 	/* Only fifo_lock holders take notifiers, and we hold it. */
 	if (WARN_ON_ONCE(n >= PS3VRAM_NR_NOTIFIERS)) {
 		spin_unlock(&dma->lock);
@@ -527,7 +537,8 @@ static int ps3vram_dma_cpu_check(struct ps3vram_dma_client *client,
  *
  * The last resort when the engine cannot deliver: about 16 MB/s on a PS3.
  *
- * Return: 0, or -EINVAL for a range outside the claim.
+ * Return: 0; -EINVAL for a range outside the claim; -ENODEV when the
+ * backend has no VRAM any more (a PS3 after shutdown).
  */
 int ps3vram_dma_cpu_read(struct ps3vram_dma_client *client, void *dst,
 			 u64 vram_off, unsigned int len)
@@ -539,11 +550,12 @@ int ps3vram_dma_cpu_read(struct ps3vram_dma_client *client, void *dst,
 	/* Let the engine finish writes that may target this range. */
 	mutex_lock(&client->dma->fifo_lock);
 	ps3vram_dma_poll(client->dma, ps3vram_dma_poll_idle, NULL);
-	client->dma->hw->ops->vram_read(client->dma->hw, dst,
-					client->start + vram_off, len);
+	ret = client->dma->hw->ops->vram_read(client->dma->hw, dst,
+					      client->start + vram_off, len);
 	mutex_unlock(&client->dma->fifo_lock);
-	ps3vram_dma_count(client, PS3VRAM_DMA_CPU_READS, 1);
-	return 0;
+	if (!ret)
+		ps3vram_dma_count(client, PS3VRAM_DMA_CPU_READS, 1);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(ps3vram_dma_cpu_read);
 
@@ -556,7 +568,7 @@ EXPORT_SYMBOL_GPL(ps3vram_dma_cpu_read);
  *
  * The last resort when uploads keep failing.
  *
- * Return: 0, or -EINVAL for a range outside the claim.
+ * Return: as ps3vram_dma_cpu_read().
  */
 int ps3vram_dma_cpu_write(struct ps3vram_dma_client *client, u64 vram_off,
 			  const void *src, unsigned int len)
@@ -567,11 +579,13 @@ int ps3vram_dma_cpu_write(struct ps3vram_dma_client *client, u64 vram_off,
 		return ret;
 	mutex_lock(&client->dma->fifo_lock);
 	ps3vram_dma_poll(client->dma, ps3vram_dma_poll_idle, NULL);
-	client->dma->hw->ops->vram_write(client->dma->hw,
-					 client->start + vram_off, src, len);
+	ret = client->dma->hw->ops->vram_write(client->dma->hw,
+					       client->start + vram_off, src,
+					       len);
 	mutex_unlock(&client->dma->fifo_lock);
-	ps3vram_dma_count(client, PS3VRAM_DMA_CPU_WRITES, 1);
-	return 0;
+	if (!ret)
+		ps3vram_dma_count(client, PS3VRAM_DMA_CPU_WRITES, 1);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(ps3vram_dma_cpu_write);
 

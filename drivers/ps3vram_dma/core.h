@@ -44,6 +44,7 @@ enum ps3vram_dma_stat_item {
  * @ring: CPU side of the FIFO; under @fifo_lock
  * @lock: protects @notifier_busy, @inflight, transfer states, @slot_map
  * @notifier_busy: notifiers owned by a transfer in flight
+ * @first_notifier: the lowest notifier used; the engine uses the rest up to 7
  * @inflight: the transfer each busy notifier reports for
  * @slots: the staging slots, after the FIFO in the XDR buffer
  * @nr_slots: how many
@@ -66,6 +67,7 @@ struct ps3vram_dma {
 	struct ps3vram_ring ring;
 	spinlock_t lock;		/* see above */
 	unsigned long notifier_busy;
+	unsigned int first_notifier;
 	struct ps3vram_dma_xfer *inflight[PS3VRAM_NR_NOTIFIERS];
 	struct ps3vram_dma_slot *slots;
 	unsigned int nr_slots;
@@ -109,6 +111,8 @@ static inline void ps3vram_dma_count(struct ps3vram_dma_client *client,
 	if (item < NR_PS3VRAM_DMA_IO_STATS)
 		atomic64_add(n, &client->stat[item]);
 }
+
+extern unsigned int ps3vram_dma_nr_notifiers;
 
 int ps3vram_dma_reset_locked(struct ps3vram_dma *dma, int status);
 

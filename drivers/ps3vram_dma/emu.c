@@ -380,16 +380,18 @@ static int ps3vram_emu_reset(struct ps3vram_dma_hw *hw)
 	return 0;
 }
 
-static void ps3vram_emu_vram_read(struct ps3vram_dma_hw *hw, void *dst,
-				  u64 off, unsigned int len)
+static int ps3vram_emu_vram_read(struct ps3vram_dma_hw *hw, void *dst,
+				 u64 off, unsigned int len)
 {
 	memcpy(dst, to_emu(hw)->vram + off, len);
+	return 0;
 }
 
-static void ps3vram_emu_vram_write(struct ps3vram_dma_hw *hw, u64 off,
-				   const void *src, unsigned int len)
+static int ps3vram_emu_vram_write(struct ps3vram_dma_hw *hw, u64 off,
+				  const void *src, unsigned int len)
 {
 	memcpy(to_emu(hw)->vram + off, src, len);
+	return 0;
 }
 
 static const struct ps3vram_dma_hw_ops ps3vram_emu_ops = {

@@ -131,8 +131,9 @@ struct ps3vram_dma_hw;
  * @notifier_done: true when notifier @n has been written by the GPU
  * @reset: stop the GPU, point GET and PUT at the FIFO start, clear errors;
  *	the core re-binds the objects afterwards
- * @vram_read: CPU read of VRAM (last resort, slow on a PS3)
- * @vram_write: CPU write of VRAM (last resort)
+ * @vram_read: CPU read of VRAM (last resort, slow on a PS3); 0, or
+ *	-ENODEV when the backend has lost its VRAM (a PS3 after shutdown)
+ * @vram_write: CPU write of VRAM (last resort); returns as @vram_read
  */
 struct ps3vram_dma_hw_ops {
 	void (*kick)(struct ps3vram_dma_hw *hw, u32 put);
@@ -140,10 +141,10 @@ struct ps3vram_dma_hw_ops {
 	void (*notifier_reset)(struct ps3vram_dma_hw *hw, unsigned int n);
 	bool (*notifier_done)(struct ps3vram_dma_hw *hw, unsigned int n);
 	int (*reset)(struct ps3vram_dma_hw *hw);
-	void (*vram_read)(struct ps3vram_dma_hw *hw, void *dst, u64 off,
+	int (*vram_read)(struct ps3vram_dma_hw *hw, void *dst, u64 off,
+			 unsigned int len);
+	int (*vram_write)(struct ps3vram_dma_hw *hw, u64 off, const void *src,
 			  unsigned int len);
-	void (*vram_write)(struct ps3vram_dma_hw *hw, u64 off, const void *src,
-			   unsigned int len);
 };
 
 /**

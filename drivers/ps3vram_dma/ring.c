@@ -80,7 +80,9 @@ static void ps3vram_ring_bind_one(struct ps3vram_ring *ring, u32 subch,
 	ps3vram_ring_begin(ring, subch, PS3VRAM_M_SET_OBJECT, 1);
 	ps3vram_ring_out(ring, object);
 	ps3vram_ring_begin(ring, subch, PS3VRAM_M_DMA_NOTIFY, 3);
-	ps3vram_ring_out(ring, PS3VRAM_NOTIFIER_HANDLE_BASE);
+	/* Notifier 7, as ps3vram binds; every copy names its own anyway. */
+	ps3vram_ring_out(ring, PS3VRAM_NOTIFIER_HANDLE_BASE +
+			 PS3VRAM_NR_NOTIFIERS - 1);
 	ps3vram_ring_out(ring, in);
 	ps3vram_ring_out(ring, out);
 }

@@ -51,7 +51,6 @@
 #include <linux/rcupdate.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
-#include <linux/string.h>
 
 #include <asm/cell-regs.h>
 #include <asm/firmware.h>
@@ -222,40 +221,35 @@ static int ps3vram_rsx_reset(struct ps3vram_dma_hw *hw)
 	return 0;
 }
 
-/*
- * The last resort: the CPU reads VRAM at about 16 MB/s.  After shutdown
- * there is no VRAM to read; the ops cannot fail, so say so loudly.
- */
-static void ps3vram_rsx_vram_read(struct ps3vram_dma_hw *hw, void *dst,
-				  u64 off, unsigned int len)
+/* The last resort: the CPU reads VRAM at about 16 MB/s. */
+static int ps3vram_rsx_vram_read(struct ps3vram_dma_hw *hw, void *dst,
+				 u64 off, unsigned int len)
 {
 	struct ps3vram_rsx *rsx = to_rsx(hw);
-	bool gone;
+	int ret = -ENODEV;
 
 	rcu_read_lock();
-	gone = READ_ONCE(rsx->gone);
-	if (!gone)
+	if (!READ_ONCE(rsx->gone)) {
 		memcpy_fromio(dst, rsx->vram + off, len);
-	rcu_read_unlock();
-	if (gone) {
-		memset(dst, 0, len);
-		dev_err_ratelimited(hw->dev, "VRAM read after shutdown\n");
+		ret = 0;
 	}
+	rcu_read_unlock();
+	return ret;
 }
 
-static void ps3vram_rsx_vram_write(struct ps3vram_dma_hw *hw, u64 off,
-				   const void *src, unsigned int len)
+static int ps3vram_rsx_vram_write(struct ps3vram_dma_hw *hw, u64 off,
+				  const void *src, unsigned int len)
 {
 	struct ps3vram_rsx *rsx = to_rsx(hw);
-	bool gone;
+	int ret = -ENODEV;
 
 	rcu_read_lock();
-	gone = READ_ONCE(rsx->gone);
-	if (!gone)
+	if (!READ_ONCE(rsx->gone)) {
 		memcpy_toio(rsx->vram + off, src, len);
+		ret = 0;
+	}
 	rcu_read_unlock();
-	if (gone)
-		dev_err_ratelimited(hw->dev, "VRAM write after shutdown\n");
+	return ret;
 }
 
 static const struct ps3vram_dma_hw_ops ps3vram_rsx_ops = {

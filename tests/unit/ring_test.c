@@ -38,14 +38,14 @@ UNIT_TEST(ring_test_bind_sets_objects_and_dma_instances)
 	ring_check_header(w[0], 1, 1, 0x0000);
 	EXPECT_EQ(w[1], 0x31337303);
 	ring_check_header(w[2], 3, 1, 0x0180);
-	EXPECT_EQ(w[3], 0x66604200);
+	EXPECT_EQ(w[3], 0x66604207);
 	EXPECT_EQ(w[4], 0xfeed0001);
 	EXPECT_EQ(w[5], 0xfeed0000);
 	/* Download on subchannel 2: VRAM in, XDR out. */
 	ring_check_header(w[6], 1, 2, 0x0000);
 	EXPECT_EQ(w[7], 0x3137c0de);
 	ring_check_header(w[8], 3, 2, 0x0180);
-	EXPECT_EQ(w[9], 0x66604200);
+	EXPECT_EQ(w[9], 0x66604207);
 	EXPECT_EQ(w[10], 0xfeed0000);
 	EXPECT_EQ(w[11], 0xfeed0001);
 }
