@@ -105,7 +105,7 @@ struct ps3vram_dma_client {
 };
 
 static inline void ps3vram_dma_count(struct ps3vram_dma_client *client,
-			      enum ps3vram_dma_stat_item item, u64 n)
+				     enum ps3vram_dma_stat_item item, u64 n)
 {
 	atomic64_add(n, &client->dma->stat[item]);
 	if (item < NR_PS3VRAM_DMA_IO_STATS)
