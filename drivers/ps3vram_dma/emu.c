@@ -48,8 +48,14 @@
 
 #include "internal.h"
 
-/* XDR buffer: the FIFO and 496 staging slots, as large as ps3vram's. */
+/*
+ * XDR buffer: the FIFO and 496 staging slots, as large as ps3vram's.  When
+ * the module is loaded late, under memory pressure (zswap switching its
+ * zpool at run time), 2 MiB of contiguous memory may not be there; a
+ * smaller buffer only means fewer slots, and a few per CPU are plenty.
+ */
 #define PS3VRAM_EMU_XDR_SIZE		(2 * 1024 * 1024)
+#define PS3VRAM_EMU_XDR_MIN		(PS3VRAM_FIFO_SIZE + 16 * PAGE_SIZE)
 /* Notifier objects the emulated context has (the engine uses fewer). */
 #define PS3VRAM_EMU_NR_NOTIFIERS	16
 #define PS3VRAM_EMU_NEVER		U64_MAX
@@ -447,28 +453,37 @@ static struct ps3vram_emu *ps3vram_emu_create(struct device *dev, void *vram,
 					      u64 vram_size)
 {
 	struct ps3vram_emu *emu;
+	size_t size;
 	int ret;
 
 	emu = kzalloc(sizeof(*emu), GFP_KERNEL);
 	if (!emu)
 		return ERR_PTR(-ENOMEM);
 	/* The GPU sees the XDR buffer by physical address: linear memory. */
-	emu->hw.xdr = alloc_pages_exact(PS3VRAM_EMU_XDR_SIZE,
-					GFP_KERNEL | __GFP_ZERO);
+	for (size = PS3VRAM_EMU_XDR_SIZE; size >= PS3VRAM_EMU_XDR_MIN;
+	     size /= 2) {
+		emu->hw.xdr = alloc_pages_exact(size, GFP_KERNEL | __GFP_ZERO |
+						__GFP_RETRY_MAYFAIL |
+						__GFP_NOWARN);
+		if (emu->hw.xdr)
+			break;
+	}
 	if (!emu->hw.xdr) {
+		dev_err(dev, "no %lu KiB of contiguous memory for the XDR buffer\n",
+			PS3VRAM_EMU_XDR_MIN / 1024);
 		kfree(emu);
 		return ERR_PTR(-ENOMEM);
 	}
 	emu->hw.ops = &ps3vram_emu_ops;
 	emu->hw.dev = dev;
 	emu->hw.name = "emu";
-	emu->hw.xdr_size = PS3VRAM_EMU_XDR_SIZE;
+	emu->hw.xdr_size = size;
 	emu->hw.vram_size = vram_size;
 	emu->vram = vram;
 
 	ret = ps3vram_dma_engine_add(&emu->hw);
 	if (ret) {
-		free_pages_exact(emu->hw.xdr, PS3VRAM_EMU_XDR_SIZE);
+		free_pages_exact(emu->hw.xdr, size);
 		kfree(emu);
 		return ERR_PTR(ret);
 	}
@@ -479,7 +494,7 @@ static struct ps3vram_emu *ps3vram_emu_create(struct device *dev, void *vram,
 static void ps3vram_emu_destroy(struct ps3vram_emu *emu)
 {
 	ps3vram_dma_engine_remove(&emu->hw);
-	free_pages_exact(emu->hw.xdr, PS3VRAM_EMU_XDR_SIZE);
+	free_pages_exact(emu->hw.xdr, emu->hw.xdr_size);
 	if (emu->vmalloced)
 		vfree(emu->vram);
 	kfree(emu);
