@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ps3vram_frontswap: swapped-out pages in the PS3 video RAM, uncompressed
+ *
+ * A frontswap backend beside the zpool of ps3vram_swap.c, for kernels that
+ * still have frontswap (up to 6.5) and with zswap not holding it.  A page
+ * is stored as it is, in one 4 KiB copy through the shared ps3vram_dma
+ * engine: no compression, so no CPU time spent on it, at the price of
+ * VRAM density.
+ *
+ * Storage layout
+ * --------------
+ * The backend is a client of the engine ("frontswap") and claims one range
+ * of VRAM (vram_mb, default the largest free range), cut into PAGE_SIZE
+ * pages handed out from a bitmap.  For each swap type an xarray maps the
+ * swap offset to the VRAM page that holds it (an xarray value entry: the
+ * page number).  Nothing else is stored and nothing lives in VRAM but the
+ * page contents, so the CPU never reads VRAM to manage it.
+ *
+ * Store and load
+ * --------------
+ * store copies the page into a staging slot and uploads it; the offset is
+ * entered in the xarray first, with GFP_NOWAIT because store runs in
+ * reclaim.  VRAM full, no memory for the xarray or a failed upload reject
+ * the store, and the page goes to the swap device instead.  load downloads
+ * into a slot and copies out.  A load cannot fail: frontswap holds the only
+ * copy of the page.  A download that fails is retried after an engine
+ * reset, and when the retries are spent the CPU reads the page out of VRAM
+ * (slow on a PS3, about 16 MB/s, but correct).
+ *
+ * Registration
+ * ------------
+ * frontswap takes one backend, for good, and only from built-in code.
+ * zswap asks for it at late_initcall; this backend registers at
+ * device_initcall_sync, after the engine's device has been probed
+ * (device_initcall) and before zswap, but only when enabled (enable=1 or
+ * CONFIG_PS3VRAM_FRONTSWAP_DEFAULT_ON).  zswap then finds frontswap taken
+ * and stays off for this boot.
+ *
+ * Locking: invalidate_page runs under the swap device's spinlocks, so
+ * nothing here sleeps there.  Each xarray's own lock protects its map;
+ * ps3vram_frontswap->lock (spinlock) protects the VRAM page bitmap.  The
+ * two are never nested.  A store and a load of one offset never race each
+ * other or an invalidate of it: the page is locked in the swap cache and
+ * the swap cache holds a reference on the entry.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/bitmap.h>
+#include <linux/err.h>
+#include <linux/frontswap.h>
+#include <linux/highmem.h>
+#include <linux/init.h>
+#include <linux/kobject.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/ps3vram_dma.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/swap.h>
+#include <linux/sysfs.h>
+#include <linux/xarray.h>
+
+/* Downloads retried, each after an engine reset, before the CPU reads. */
+#define PS3VRAM_FRONTSWAP_RETRIES	2
+
+static bool enable = IS_ENABLED(CONFIG_PS3VRAM_FRONTSWAP_DEFAULT_ON);
+module_param(enable, bool, 0444);
+MODULE_PARM_DESC(enable, "Register as the frontswap backend at boot (takes frontswap from zswap)");
+
+static unsigned int vram_mb;
+module_param(vram_mb, uint, 0444);
+MODULE_PARM_DESC(vram_mb, "VRAM to claim in MiB (default 0: the largest free range)");
+
+/* Counters, in the column order of io_stat and mem_stat. */
+enum ps3vram_frontswap_stat_item {
+	/* io_stat */
+	PS3VRAM_FS_STORES,		/* pages stored */
+	PS3VRAM_FS_LOADS,		/* pages loaded */
+	PS3VRAM_FS_INVALIDATES,		/* pages freed: invalidate_page/area */
+	PS3VRAM_FS_REJECT_FULL,		/* store: no free VRAM page */
+	PS3VRAM_FS_REJECT_NOMEM,	/* store: no memory for the map */
+	PS3VRAM_FS_REJECT_IO,		/* store: the upload failed */
+	PS3VRAM_FS_LOAD_RETRIES,	/* downloads retried after a reset */
+	PS3VRAM_FS_CPU_READS,		/* loads finished by the CPU */
+	NR_PS3VRAM_FS_STATS,
+};
+
+/**
+ * struct ps3vram_frontswap - the backend: a VRAM claim and its maps
+ * @client: the engine client owning the claim
+ * @nr_pages: PAGE_SIZE pages in the claim
+ * @lock: protects @used, @nr_used and @hint
+ * @used: bitmap of VRAM pages holding a swapped page
+ * @nr_used: bits set in @used
+ * @hint: where the next search for a free page starts
+ * @maps: per swap type, swap offset -> xa_mk_value(VRAM page)
+ * @stat: counters, see enum ps3vram_frontswap_stat_item
+ */
+struct ps3vram_frontswap {
+	struct ps3vram_dma_client *client;
+	unsigned long nr_pages;
+	spinlock_t lock;		/* see above */
+	unsigned long *used;
+	unsigned long nr_used;
+	unsigned long hint;
+	struct xarray maps[MAX_SWAPFILES];
+	atomic64_t stat[NR_PS3VRAM_FS_STATS];
+};
+
+/* The registered backend; set once at boot, never freed. */
+static struct ps3vram_frontswap *ps3vram_frontswap;
+static struct kobject *ps3vram_frontswap_kobj;
+
+static void ps3vram_frontswap_count(struct ps3vram_frontswap *fs,
+				    enum ps3vram_frontswap_stat_item item)
+{
+	atomic64_inc(&fs->stat[item]);
+}
+
+/* ---- VRAM pages -------------------------------------------------------- */
+
+/* Take a free VRAM page: its number, or -ENOSPC.  Never sleeps. */
+static long ps3vram_frontswap_page_alloc(struct ps3vram_frontswap *fs)
+{
+	unsigned long n;
+
+	spin_lock(&fs->lock);
+	n = find_next_zero_bit(fs->used, fs->nr_pages, fs->hint);
+	if (n >= fs->nr_pages)
+		n = find_first_zero_bit(fs->used, fs->nr_pages);
+	if (n >= fs->nr_pages) {
+		spin_unlock(&fs->lock);
+		return -ENOSPC;
+	}
+	__set_bit(n, fs->used);
+	fs->nr_used++;
+	fs->hint = n + 1;
+	spin_unlock(&fs->lock);
+	return n;
+}
+
+static void ps3vram_frontswap_page_free(struct ps3vram_frontswap *fs,
+					unsigned long n)
+{
+	spin_lock(&fs->lock);
+	if (!WARN_ON_ONCE(!test_bit(n, fs->used))) {
+		__clear_bit(n, fs->used);
+		fs->nr_used--;
+	}
+	spin_unlock(&fs->lock);
+}
+
+/* ---- store, load, invalidate ------------------------------------------- */
+
+static int ps3vram_frontswap_do_store(struct ps3vram_frontswap *fs,
+				      unsigned int type, pgoff_t offset,
+				      struct page *page)
+{
+	struct ps3vram_dma_slot *slot;
+	void *old, *src;
+	long n;
+	int ret;
+
+	n = ps3vram_frontswap_page_alloc(fs);
+	if (n < 0) {
+		ps3vram_frontswap_count(fs, PS3VRAM_FS_REJECT_FULL);
+		return n;
+	}
+	/* Store runs in reclaim: no reclaim of our own, no warning. */
+	old = xa_store(&fs->maps[type], offset, xa_mk_value(n),
+		       GFP_NOWAIT | __GFP_NOWARN);
+	if (xa_is_err(old)) {
+		ps3vram_frontswap_page_free(fs, n);
+		ps3vram_frontswap_count(fs, PS3VRAM_FS_REJECT_NOMEM);
+		return xa_err(old);
+	}
+	/* frontswap invalidates a duplicate before storing it again. */
+	if (WARN_ON_ONCE(old))
+		ps3vram_frontswap_page_free(fs, xa_to_value(old));
+
+	slot = ps3vram_dma_slot_get(fs->client);
+	src = kmap_local_page(page);
+	copy_page(slot->buf, src);
+	kunmap_local(src);
+	ret = ps3vram_dma_upload(fs->client, slot, 0, (u64)n << PAGE_SHIFT,
+				 PAGE_SIZE);
+	ps3vram_dma_slot_put(fs->client, slot);
+	if (ret) {
+		xa_erase(&fs->maps[type], offset);
+		ps3vram_frontswap_page_free(fs, n);
+		ps3vram_frontswap_count(fs, PS3VRAM_FS_REJECT_IO);
+		return ret;
+	}
+	ps3vram_frontswap_count(fs, PS3VRAM_FS_STORES);
+	return 0;
+}
+
+static int ps3vram_frontswap_do_load(struct ps3vram_frontswap *fs,
+				     unsigned int type, pgoff_t offset,
+				     struct page *page)
+{
+	struct ps3vram_dma_slot *slot;
+	unsigned int tries;
+	void *entry, *dst;
+	u64 vram_off;
+	int ret;
+
+	entry = xa_load(&fs->maps[type], offset);
+	if (WARN_ON_ONCE(!entry))
+		return -ENOENT;
+	vram_off = (u64)xa_to_value(entry) << PAGE_SHIFT;
+
+	slot = ps3vram_dma_slot_get(fs->client);
+	for (tries = 0; ; tries++) {
+		ret = ps3vram_dma_download(fs->client, slot, 0, vram_off,
+					   PAGE_SIZE);
+		if (!ret || tries == PS3VRAM_FRONTSWAP_RETRIES)
+			break;
+		ps3vram_frontswap_count(fs, PS3VRAM_FS_LOAD_RETRIES);
+		/* The engine resets itself on a timeout; make sure. */
+		ps3vram_dma_reset(fs->client);
+	}
+	dst = kmap_local_page(page);
+	if (!ret) {
+		copy_page(dst, slot->buf);
+	} else {
+		pr_warn_ratelimited("download failed (%d), reading the page with the CPU\n",
+				    ret);
+		ret = ps3vram_dma_cpu_read(fs->client, dst, vram_off,
+					   PAGE_SIZE);
+		ps3vram_frontswap_count(fs, PS3VRAM_FS_CPU_READS);
+	}
+	kunmap_local(dst);
+	ps3vram_dma_slot_put(fs->client, slot);
+	/* cpu_read fails only for a range outside the claim: a bug. */
+	if (WARN_ON_ONCE(ret))
+		return ret;
+	ps3vram_frontswap_count(fs, PS3VRAM_FS_LOADS);
+	return 0;
+}
+
+static void ps3vram_frontswap_do_invalidate(struct ps3vram_frontswap *fs,
+					    unsigned int type, pgoff_t offset)
+{
+	void *entry = xa_erase(&fs->maps[type], offset);
+
+	if (!entry)
+		return;
+	ps3vram_frontswap_page_free(fs, xa_to_value(entry));
+	ps3vram_frontswap_count(fs, PS3VRAM_FS_INVALIDATES);
+}
+
+static void ps3vram_frontswap_do_invalidate_area(struct ps3vram_frontswap *fs,
+						 unsigned int type)
+{
+	unsigned long offset;
+	void *entry;
+
+	xa_for_each(&fs->maps[type], offset, entry)
+		ps3vram_frontswap_do_invalidate(fs, type, offset);
+	xa_destroy(&fs->maps[type]);
+}
+
+/* ---- the backend ------------------------------------------------------- */
+
+/* Claim VRAM under @name and set up an empty backend. */
+static struct ps3vram_frontswap *ps3vram_frontswap_create(const char *name,
+							  u64 size)
+{
+	struct ps3vram_frontswap *fs;
+	unsigned int i;
+	int ret;
+
+	fs = kzalloc(sizeof(*fs), GFP_KERNEL);
+	if (!fs)
+		return ERR_PTR(-ENOMEM);
+	spin_lock_init(&fs->lock);
+	for (i = 0; i < MAX_SWAPFILES; i++)
+		xa_init(&fs->maps[i]);
+
+	fs->client = ps3vram_dma_client_create(name, size);
+	if (IS_ERR(fs->client)) {
+		ret = PTR_ERR(fs->client);
+		goto free_fs;
+	}
+	fs->nr_pages = ps3vram_dma_client_size(fs->client) >> PAGE_SHIFT;
+	fs->used = bitmap_zalloc(fs->nr_pages, GFP_KERNEL);
+	if (!fs->used) {
+		ret = -ENOMEM;
+		goto destroy_client;
+	}
+	return fs;
+
+destroy_client:
+	ps3vram_dma_client_destroy(fs->client);
+free_fs:
+	kfree(fs);
+	return ERR_PTR(ret);
+}
+
+/* Free everything stored and the claim; for a backend never registered. */
+static void ps3vram_frontswap_destroy(struct ps3vram_frontswap *fs)
+{
+	unsigned int i;
+
+	for (i = 0; i < MAX_SWAPFILES; i++)
+		ps3vram_frontswap_do_invalidate_area(fs, i);
+	WARN_ON(fs->nr_used);
+	bitmap_free(fs->used);
+	ps3vram_dma_client_destroy(fs->client);
+	kfree(fs);
+}
+
+/* ---- frontswap glue ---------------------------------------------------- */
+
+static void ps3vram_frontswap_init_type(unsigned int type)
+{
+	/* The maps are set up when the backend is created. */
+}
+
+static int ps3vram_frontswap_store(unsigned int type, pgoff_t offset,
+				   struct page *page)
+{
+	return ps3vram_frontswap_do_store(ps3vram_frontswap, type, offset,
+					  page);
+}
+
+static int ps3vram_frontswap_load(unsigned int type, pgoff_t offset,
+				  struct page *page)
+{
+	return ps3vram_frontswap_do_load(ps3vram_frontswap, type, offset,
+					 page);
+}
+
+static void ps3vram_frontswap_invalidate_page(unsigned int type,
+					      pgoff_t offset)
+{
+	ps3vram_frontswap_do_invalidate(ps3vram_frontswap, type, offset);
+}
+
+static void ps3vram_frontswap_invalidate_area(unsigned int type)
+{
+	ps3vram_frontswap_do_invalidate_area(ps3vram_frontswap, type);
+}
+
+static const struct frontswap_ops ps3vram_frontswap_ops = {
+	.init = ps3vram_frontswap_init_type,
+	.store = ps3vram_frontswap_store,
+	.load = ps3vram_frontswap_load,
+	.invalidate_page = ps3vram_frontswap_invalidate_page,
+	.invalidate_area = ps3vram_frontswap_invalidate_area,
+};
+
+/* ---- sysfs ------------------------------------------------------------- */
+
+static ssize_t io_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	struct ps3vram_frontswap *fs = ps3vram_frontswap;
+	ssize_t len = 0;
+	unsigned int i;
+
+	for (i = 0; i < NR_PS3VRAM_FS_STATS; i++)
+		len += sysfs_emit_at(buf, len, "%s%llu", i ? " " : "",
+				     (u64)atomic64_read(&fs->stat[i]));
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+
+static struct kobj_attribute io_stat_attr = __ATTR_RO(io_stat);
+
+static ssize_t mem_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	struct ps3vram_frontswap *fs = ps3vram_frontswap;
+
+	return sysfs_emit(buf, "%lu %lu\n", READ_ONCE(fs->nr_used),
+			  fs->nr_pages);
+}
+
+static struct kobj_attribute mem_stat_attr = __ATTR_RO(mem_stat);
+
+static struct attribute *ps3vram_frontswap_attrs[] = {
+	&io_stat_attr.attr,
+	&mem_stat_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group ps3vram_frontswap_group = {
+	.attrs = ps3vram_frontswap_attrs,
+};
+
+/* ---- init -------------------------------------------------------------- */
+
+static int __init ps3vram_frontswap_register(void)
+{
+	struct ps3vram_frontswap *fs;
+	int ret;
+
+	if (!enable)
+		return 0;
+
+	fs = ps3vram_frontswap_create("frontswap", (u64)vram_mb << 20);
+	if (IS_ERR(fs)) {
+		ret = PTR_ERR(fs);
+		pr_err("not registered: cannot claim VRAM: %d%s\n", ret,
+		       ret == -ENODEV ? " (no ps3vram_dma engine)" : "");
+		return ret;
+	}
+	/* Before registering: frontswap may call us as soon as we are. */
+	ps3vram_frontswap = fs;
+	ret = frontswap_register_ops(&ps3vram_frontswap_ops);
+	if (ret) {
+		pr_err("not registered: frontswap already has a backend\n");
+		ps3vram_frontswap = NULL;
+		ps3vram_frontswap_destroy(fs);
+		return ret;
+	}
+
+	ps3vram_frontswap_kobj = kobject_create_and_add("ps3vram_frontswap",
+							kernel_kobj);
+	if (!ps3vram_frontswap_kobj ||
+	    sysfs_create_group(ps3vram_frontswap_kobj,
+			       &ps3vram_frontswap_group))
+		pr_warn("cannot create /sys/kernel/ps3vram_frontswap\n");
+	pr_info("frontswap backend: %lu MiB of VRAM, %lu pages; zswap cannot use frontswap on this boot\n",
+		fs->nr_pages >> (20 - PAGE_SHIFT), fs->nr_pages);
+	return 0;
+}
+/*
+ * After every device_initcall (the engine binds its device there), before
+ * zswap's late_initcall.
+ */
+device_initcall_sync(ps3vram_frontswap_register);
+
+#if IS_ENABLED(CONFIG_PS3VRAM_FRONTSWAP_KUNIT_TEST)
+#include "ps3vram_frontswap_kunit.c"
+#endif

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suites for the ps3vram_dma client API, run against the engine that
+ * is bound (the software RSX under QEMU, the RSX on a PS3).  Each case
+ * claims a small private range of VRAM as client "kunit" and gives it back,
+ * so the suites can run beside other clients; without an engine, or with
+ * all VRAM claimed, they are skipped.
+ *
+ * In a kernel tree this file is drivers/ps3vram_dma/ps3vram_dma_kunit.c
+ * (scripts/intree).
+ */
+#include <kunit/test.h>
+#include <linux/err.h>
+#include <linux/mm.h>
+#include <linux/ps3vram_dma.h>
+#include <linux/string.h>
+
+/* Enough for a few pages at distinct offsets; one claim unit. */
+#define PS3VRAM_KUNIT_CLAIM		PS3VRAM_DMA_CLAIM_ALIGN
+/* Copies kept in flight at once: three times the engine's notifiers. */
+#define PS3VRAM_KUNIT_INFLIGHT		24
+
+struct ps3vram_kunit_ctx {
+	struct ps3vram_dma_client *client;
+};
+
+static int ps3vram_dma_kunit_init(struct kunit *test)
+{
+	struct ps3vram_kunit_ctx *ctx;
+	struct ps3vram_dma_client *client;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
+	client = ps3vram_dma_client_create("kunit", PS3VRAM_KUNIT_CLAIM);
+	if (PTR_ERR_OR_ZERO(client) == -ENODEV)
+		kunit_skip(test, "no ps3vram_dma engine bound");
+	if (PTR_ERR_OR_ZERO(client) == -ENOSPC)
+		kunit_skip(test, "no free VRAM for a test claim");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, client);
+	ctx->client = client;
+	test->priv = ctx;
+	return 0;
+}
+
+static void ps3vram_dma_kunit_exit(struct kunit *test)
+{
+	struct ps3vram_kunit_ctx *ctx = test->priv;
+
+	if (ctx && ctx->client)
+		ps3vram_dma_client_destroy(ctx->client);
+}
+
+static struct ps3vram_dma_client *kunit_client(struct kunit *test)
+{
+	return ((struct ps3vram_kunit_ctx *)test->priv)->client;
+}
+
+/* A pattern that differs per @seed and per word. */
+static void fill_pattern(void *buf, unsigned int len, u32 seed)
+{
+	u32 *w = buf;
+	unsigned int i;
+
+	for (i = 0; i < len / sizeof(*w); i++)
+		w[i] = seed * 0x9e3779b9 + i;
+}
+
+static bool check_pattern(const void *buf, unsigned int len, u32 seed)
+{
+	const u32 *w = buf;
+	unsigned int i;
+
+	for (i = 0; i < len / sizeof(*w); i++)
+		if (w[i] != seed * 0x9e3779b9 + i)
+			return false;
+	return true;
+}
+
+static void ps3vram_dma_test_claim_rejects_bad_names(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"", "with space", "slash/", "a-name-that-is-longer-than-31-chars",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(ps3vram_dma_client_create(bad[i],
+					PS3VRAM_KUNIT_CLAIM)), -EINVAL,
+				    "name \"%s\"", bad[i]);
+}
+
+static void ps3vram_dma_test_claim_rejects_duplicate_name(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ps3vram_dma_client_create("kunit",
+					PS3VRAM_KUNIT_CLAIM)), -EEXIST);
+}
+
+static void ps3vram_dma_test_claim_rounds_up(struct kunit *test)
+{
+	struct ps3vram_dma_client *c;
+
+	c = ps3vram_dma_client_create("kunit-round", 1);
+	if (PTR_ERR_OR_ZERO(c) == -ENOSPC)
+		kunit_skip(test, "no free VRAM for a second claim");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_client_size(c),
+			(u64)PS3VRAM_DMA_CLAIM_ALIGN);
+	ps3vram_dma_client_destroy(c);
+}
+
+static void ps3vram_dma_test_copy_round_trip(struct kunit *test)
+{
+	struct ps3vram_dma_client *c = kunit_client(test);
+	struct ps3vram_dma_slot *slot = ps3vram_dma_slot_get(c);
+	u64 off = 3 * PAGE_SIZE;
+
+	fill_pattern(slot->buf, PAGE_SIZE, 1);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_upload(c, slot, 0, off, PAGE_SIZE), 0);
+	memset(slot->buf, 0, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_download(c, slot, 0, off, PAGE_SIZE),
+			0);
+	KUNIT_EXPECT_TRUE(test, check_pattern(slot->buf, PAGE_SIZE, 1));
+	ps3vram_dma_slot_put(c, slot);
+}
+
+static void ps3vram_dma_test_copy_of_a_slice(struct kunit *test)
+{
+	struct ps3vram_dma_client *c = kunit_client(test);
+	struct ps3vram_dma_slot *slot = ps3vram_dma_slot_get(c);
+	u8 *buf = slot->buf;
+
+	/* 64 bytes from the middle of the slot to an odd place in VRAM. */
+	memset(buf, 0xaa, PAGE_SIZE);
+	fill_pattern(buf + 512, 64, 2);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_upload(c, slot, 512, 4096 + 48, 64),
+			0);
+	memset(buf, 0, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_download(c, slot, 1024, 4096 + 48,
+						   64), 0);
+	KUNIT_EXPECT_TRUE(test, check_pattern(buf + 1024, 64, 2));
+	KUNIT_EXPECT_EQ(test, buf[1024 + 64], 0);
+	KUNIT_EXPECT_EQ(test, buf[1023], 0);
+	ps3vram_dma_slot_put(c, slot);
+}
+
+static void ps3vram_dma_test_copy_rejects_bad_ranges(struct kunit *test)
+{
+	struct ps3vram_dma_client *c = kunit_client(test);
+	struct ps3vram_dma_slot *slot = ps3vram_dma_slot_get(c);
+	u64 size = ps3vram_dma_client_size(c);
+
+	/* misaligned offset, length, VRAM offset */
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_upload(c, slot, 8, 0, 64), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_upload(c, slot, 0, 0, 24), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_upload(c, slot, 0, 8, 64), -EINVAL);
+	/* empty, larger than a slot, past the slot, past the claim */
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_upload(c, slot, 0, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_upload(c, slot, 0, 0, 2 * PAGE_SIZE),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_upload(c, slot, PAGE_SIZE - 16, 0,
+						 32), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_upload(c, slot, 0, size, 16),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_download(c, slot, 0, size - 16, 32),
+			-EINVAL);
+	ps3vram_dma_slot_put(c, slot);
+}
+
+static void ps3vram_dma_test_many_copies_in_flight(struct kunit *test)
+{
+	struct ps3vram_dma_client *c = kunit_client(test);
+	struct ps3vram_dma_slot *slot[PS3VRAM_KUNIT_INFLIGHT];
+	struct ps3vram_dma_xfer *xfer;
+	unsigned int i, len = PAGE_SIZE / 2;
+
+	xfer = kunit_kcalloc(test, PS3VRAM_KUNIT_INFLIGHT, sizeof(*xfer),
+			     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, xfer);
+	for (i = 0; i < PS3VRAM_KUNIT_INFLIGHT; i++) {
+		slot[i] = ps3vram_dma_slot_get(c);
+		fill_pattern(slot[i]->buf, len, 100 + i);
+	}
+	/* More submits than notifiers: the engine reaps as it goes. */
+	for (i = 0; i < PS3VRAM_KUNIT_INFLIGHT; i++)
+		KUNIT_EXPECT_EQ(test, ps3vram_dma_submit(c, &xfer[i],
+				PS3VRAM_DMA_TO_VRAM, slot[i], 0, (u64)i * len,
+				len), 0);
+	for (i = 0; i < PS3VRAM_KUNIT_INFLIGHT; i++)
+		KUNIT_EXPECT_EQ(test, ps3vram_dma_wait(&xfer[i]), 0);
+
+	for (i = 0; i < PS3VRAM_KUNIT_INFLIGHT; i++) {
+		memset(slot[i]->buf, 0, len);
+		KUNIT_EXPECT_EQ(test, ps3vram_dma_submit(c, &xfer[i],
+				PS3VRAM_DMA_FROM_VRAM, slot[i], 0,
+				(u64)i * len, len), 0);
+	}
+	for (i = 0; i < PS3VRAM_KUNIT_INFLIGHT; i++) {
+		KUNIT_EXPECT_EQ(test, ps3vram_dma_wait(&xfer[i]), 0);
+		KUNIT_EXPECT_TRUE_MSG(test, check_pattern(slot[i]->buf, len,
+							  100 + i),
+				      "copy %u", i);
+		ps3vram_dma_slot_put(c, slot[i]);
+	}
+}
+
+static void ps3vram_dma_test_copies_work_after_reset(struct kunit *test)
+{
+	struct ps3vram_dma_client *c = kunit_client(test);
+	struct ps3vram_dma_slot *slot = ps3vram_dma_slot_get(c);
+
+	fill_pattern(slot->buf, PAGE_SIZE, 3);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_upload(c, slot, 0, 0, PAGE_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, ps3vram_dma_reset(c), 0);
+	/* VRAM keeps its contents across a reset. */
+	memset(slot->buf, 0, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_download(c, slot, 0, 0, PAGE_SIZE), 0);
+	KUNIT_EXPECT_TRUE(test, check_pattern(slot->buf, PAGE_SIZE, 3));
+	ps3vram_dma_slot_put(c, slot);
+}
+
+static void ps3vram_dma_test_cpu_read_sees_uploads(struct kunit *test)
+{
+	struct ps3vram_dma_client *c = kunit_client(test);
+	struct ps3vram_dma_slot *slot = ps3vram_dma_slot_get(c);
+	void *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+	fill_pattern(slot->buf, PAGE_SIZE, 4);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_upload(c, slot, 0, PAGE_SIZE,
+						 PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_cpu_read(c, buf, PAGE_SIZE,
+						   PAGE_SIZE), 0);
+	KUNIT_EXPECT_TRUE(test, check_pattern(buf, PAGE_SIZE, 4));
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_cpu_read(c, buf,
+			ps3vram_dma_client_size(c), 16), -EINVAL);
+	ps3vram_dma_slot_put(c, slot);
+}
+
+static void ps3vram_dma_test_downloads_see_cpu_writes(struct kunit *test)
+{
+	struct ps3vram_dma_client *c = kunit_client(test);
+	struct ps3vram_dma_slot *slot = ps3vram_dma_slot_get(c);
+	void *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+	fill_pattern(buf, PAGE_SIZE, 5);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_cpu_write(c, 2 * PAGE_SIZE, buf,
+						    PAGE_SIZE), 0);
+	memset(slot->buf, 0, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_download(c, slot, 0, 2 * PAGE_SIZE,
+						   PAGE_SIZE), 0);
+	KUNIT_EXPECT_TRUE(test, check_pattern(slot->buf, PAGE_SIZE, 5));
+	ps3vram_dma_slot_put(c, slot);
+}
+
+static struct kunit_case ps3vram_dma_test_cases[] = {
+	KUNIT_CASE(ps3vram_dma_test_claim_rejects_bad_names),
+	KUNIT_CASE(ps3vram_dma_test_claim_rejects_duplicate_name),
+	KUNIT_CASE(ps3vram_dma_test_claim_rounds_up),
+	KUNIT_CASE(ps3vram_dma_test_copy_round_trip),
+	KUNIT_CASE(ps3vram_dma_test_copy_of_a_slice),
+	KUNIT_CASE(ps3vram_dma_test_copy_rejects_bad_ranges),
+	KUNIT_CASE(ps3vram_dma_test_many_copies_in_flight),
+	KUNIT_CASE(ps3vram_dma_test_copies_work_after_reset),
+	KUNIT_CASE(ps3vram_dma_test_cpu_read_sees_uploads),
+	KUNIT_CASE(ps3vram_dma_test_downloads_see_cpu_writes),
+	{}
+};
+
+static struct kunit_suite ps3vram_dma_test_suite = {
+	.name = "ps3vram_dma",
+	.init = ps3vram_dma_kunit_init,
+	.exit = ps3vram_dma_kunit_exit,
+	.test_cases = ps3vram_dma_test_cases,
+};
+
+kunit_test_suite(ps3vram_dma_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the ps3vram_dma client API");
+MODULE_LICENSE("GPL");

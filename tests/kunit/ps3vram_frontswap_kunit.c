@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for the frontswap backend, #included at the end of
+ * mm/ps3vram_frontswap.c (in a kernel tree this file is
+ * mm/ps3vram_frontswap_kunit.c, see scripts/intree) so that it drives the
+ * store/load/invalidate code directly.  Each case builds a private backend
+ * on a small VRAM claim of its own, beside the registered one if any;
+ * without an engine or free VRAM the cases are skipped.
+ */
+#include <kunit/test.h>
+
+/* A 64 KiB claim: 16 pages of 4 KiB, small enough to fill. */
+#define PS3VRAM_FS_KUNIT_CLAIM		PS3VRAM_DMA_CLAIM_ALIGN
+/* Swap types are private to the test backend; any two will do. */
+#define PS3VRAM_FS_KUNIT_TYPE		1
+#define PS3VRAM_FS_KUNIT_OTHER		2
+
+static int ps3vram_frontswap_kunit_init(struct kunit *test)
+{
+	struct ps3vram_frontswap *fs;
+
+	fs = ps3vram_frontswap_create("frontswap-kunit", PS3VRAM_FS_KUNIT_CLAIM);
+	if (PTR_ERR_OR_ZERO(fs) == -ENODEV)
+		kunit_skip(test, "no ps3vram_dma engine bound");
+	if (PTR_ERR_OR_ZERO(fs) == -ENOSPC)
+		kunit_skip(test, "no free VRAM for a test claim");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, fs);
+	test->priv = fs;
+	return 0;
+}
+
+static void ps3vram_frontswap_kunit_exit(struct kunit *test)
+{
+	if (test->priv)
+		ps3vram_frontswap_destroy(test->priv);
+}
+
+/*
+ * A page that the test frees, filled with a pattern of @seed.  kmalloc()
+ * of PAGE_SIZE is page aligned, so it is a whole page of its own.
+ */
+static struct page *kunit_page(struct kunit *test, u32 seed)
+{
+	u32 *w = kunit_kmalloc(test, PAGE_SIZE, GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, w);
+	KUNIT_ASSERT_TRUE(test, PAGE_ALIGNED(w));
+	for (i = 0; i < PAGE_SIZE / sizeof(*w); i++)
+		w[i] = seed * 0x9e3779b9 + i;
+	return virt_to_page(w);
+}
+
+static bool kunit_page_is(struct page *page, u32 seed)
+{
+	u32 *w = page_address(page);
+	unsigned int i;
+
+	for (i = 0; i < PAGE_SIZE / sizeof(*w); i++)
+		if (w[i] != seed * 0x9e3779b9 + i)
+			return false;
+	return true;
+}
+
+static u64 kunit_stat(struct ps3vram_frontswap *fs,
+		      enum ps3vram_frontswap_stat_item item)
+{
+	return atomic64_read(&fs->stat[item]);
+}
+
+static void ps3vram_frontswap_test_load_returns_stored_page(struct kunit *test)
+{
+	struct ps3vram_frontswap *fs = test->priv;
+	struct page *page = kunit_page(test, 1);
+
+	KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_store(fs,
+			PS3VRAM_FS_KUNIT_TYPE, 7, page), 0);
+	clear_page(page_address(page));
+	KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_load(fs,
+			PS3VRAM_FS_KUNIT_TYPE, 7, page), 0);
+	KUNIT_EXPECT_TRUE(test, kunit_page_is(page, 1));
+	KUNIT_EXPECT_EQ(test, fs->nr_used, 1UL);
+	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_STORES), 1ULL);
+	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_LOADS), 1ULL);
+}
+
+static void ps3vram_frontswap_test_pages_do_not_mix(struct kunit *test)
+{
+	struct ps3vram_frontswap *fs = test->priv;
+	struct page *page = kunit_page(test, 0);
+	pgoff_t off;
+
+	/* Same offsets in two types, different contents everywhere. */
+	for (off = 0; off < 4; off++) {
+		KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_store(fs,
+				PS3VRAM_FS_KUNIT_TYPE, off,
+				kunit_page(test, 10 + off)), 0);
+		KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_store(fs,
+				PS3VRAM_FS_KUNIT_OTHER, off,
+				kunit_page(test, 20 + off)), 0);
+	}
+	for (off = 0; off < 4; off++) {
+		KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_load(fs,
+				PS3VRAM_FS_KUNIT_TYPE, off, page), 0);
+		KUNIT_EXPECT_TRUE(test, kunit_page_is(page, 10 + off));
+		KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_load(fs,
+				PS3VRAM_FS_KUNIT_OTHER, off, page), 0);
+		KUNIT_EXPECT_TRUE(test, kunit_page_is(page, 20 + off));
+	}
+}
+
+static void ps3vram_frontswap_test_invalidate_frees_vram(struct kunit *test)
+{
+	struct ps3vram_frontswap *fs = test->priv;
+
+	KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_store(fs,
+			PS3VRAM_FS_KUNIT_TYPE, 3, kunit_page(test, 2)), 0);
+	ps3vram_frontswap_do_invalidate(fs, PS3VRAM_FS_KUNIT_TYPE, 3);
+	KUNIT_EXPECT_EQ(test, fs->nr_used, 0UL);
+	KUNIT_EXPECT_NULL(test, xa_load(&fs->maps[PS3VRAM_FS_KUNIT_TYPE], 3));
+	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_INVALIDATES), 1ULL);
+	/* Invalidating what is not stored is a no-op. */
+	ps3vram_frontswap_do_invalidate(fs, PS3VRAM_FS_KUNIT_TYPE, 3);
+	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_INVALIDATES), 1ULL);
+}
+
+static void ps3vram_frontswap_test_full_vram_rejects_store(struct kunit *test)
+{
+	struct ps3vram_frontswap *fs = test->priv;
+	struct page *page = kunit_page(test, 3);
+	pgoff_t off;
+
+	for (off = 0; off < fs->nr_pages; off++)
+		KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_store(fs,
+				PS3VRAM_FS_KUNIT_TYPE, off, page), 0);
+	KUNIT_EXPECT_EQ(test, ps3vram_frontswap_do_store(fs,
+			PS3VRAM_FS_KUNIT_TYPE, off, page), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_REJECT_FULL), 1ULL);
+	/* The rejected offset left nothing behind. */
+	KUNIT_EXPECT_NULL(test, xa_load(&fs->maps[PS3VRAM_FS_KUNIT_TYPE], off));
+	/* Room again after an invalidate. */
+	ps3vram_frontswap_do_invalidate(fs, PS3VRAM_FS_KUNIT_TYPE, 0);
+	KUNIT_EXPECT_EQ(test, ps3vram_frontswap_do_store(fs,
+			PS3VRAM_FS_KUNIT_TYPE, off, page), 0);
+}
+
+static void ps3vram_frontswap_test_invalidate_area_keeps_other_types(struct kunit *test)
+{
+	struct ps3vram_frontswap *fs = test->priv;
+	struct page *page = kunit_page(test, 0);
+	pgoff_t off;
+
+	for (off = 0; off < 3; off++) {
+		KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_store(fs,
+				PS3VRAM_FS_KUNIT_TYPE, off, page), 0);
+		KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_store(fs,
+				PS3VRAM_FS_KUNIT_OTHER, off,
+				kunit_page(test, 30 + off)), 0);
+	}
+	ps3vram_frontswap_do_invalidate_area(fs, PS3VRAM_FS_KUNIT_TYPE);
+	KUNIT_EXPECT_EQ(test, fs->nr_used, 3UL);
+	KUNIT_EXPECT_TRUE(test, xa_empty(&fs->maps[PS3VRAM_FS_KUNIT_TYPE]));
+	for (off = 0; off < 3; off++) {
+		KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_load(fs,
+				PS3VRAM_FS_KUNIT_OTHER, off, page), 0);
+		KUNIT_EXPECT_TRUE(test, kunit_page_is(page, 30 + off));
+	}
+}
+
+static void ps3vram_frontswap_test_load_survives_engine_reset(struct kunit *test)
+{
+	struct ps3vram_frontswap *fs = test->priv;
+	struct page *page = kunit_page(test, 4);
+
+	KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_store(fs,
+			PS3VRAM_FS_KUNIT_TYPE, 9, page), 0);
+	KUNIT_ASSERT_EQ(test, ps3vram_dma_reset(fs->client), 0);
+	clear_page(page_address(page));
+	KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_load(fs,
+			PS3VRAM_FS_KUNIT_TYPE, 9, page), 0);
+	KUNIT_EXPECT_TRUE(test, kunit_page_is(page, 4));
+}
+
+static struct kunit_case ps3vram_frontswap_test_cases[] = {
+	KUNIT_CASE(ps3vram_frontswap_test_load_returns_stored_page),
+	KUNIT_CASE(ps3vram_frontswap_test_pages_do_not_mix),
+	KUNIT_CASE(ps3vram_frontswap_test_invalidate_frees_vram),
+	KUNIT_CASE(ps3vram_frontswap_test_full_vram_rejects_store),
+	KUNIT_CASE(ps3vram_frontswap_test_invalidate_area_keeps_other_types),
+	KUNIT_CASE(ps3vram_frontswap_test_load_survives_engine_reset),
+	{}
+};
+
+static struct kunit_suite ps3vram_frontswap_test_suite = {
+	.name = "ps3vram_frontswap",
+	.init = ps3vram_frontswap_kunit_init,
+	.exit = ps3vram_frontswap_kunit_exit,
+	.test_cases = ps3vram_frontswap_test_cases,
+};
+
+kunit_test_suite(ps3vram_frontswap_test_suite);

@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash disable=SC1091
+#
+# frontswap: on a kernel with the project built in (scripts/debug-kernel),
+# booted with ps3vram_frontswap.enable=1 and zswap off, the backend holds
+# frontswap; a 2x RAM working set goes through it, every page verifies,
+# and its counters show pages stored and loaded, none rejected by upload
+# failures, none read back by the CPU.  Afterwards all VRAM pages are free
+# again, also after swapoff.
+#
+# A stock kernel cannot have the backend (frontswap takes built-in code
+# only): there the scenario logs SKIP and passes, so that the scenario
+# runs on stock kernels stay green; scripts/debug-kernel runs it for real.
+#
+# rig: --append "ps3vram_frontswap.enable=1 zswap.enabled=0" --timeout 1800
+
+. /lib/rig.sh
+
+S=/sys/kernel/ps3vram_frontswap
+
+# column N FILE - Nth column of a one-line stats file
+column()
+{
+	cut -d' ' -f"$1" "$2"
+}
+
+if [ ! -d /sys/module/ps3vram_frontswap ]; then
+	rig_log "SKIP: ps3vram_frontswap is not built into this kernel" \
+		"(scripts/debug-kernel runs this scenario)"
+	rig_pass
+fi
+[ -d $S ] ||
+	rig_fail "no $S: the kernel has no built-in, registered frontswap backend"
+dmesg | grep -q 'ps3vram_frontswap: frontswap backend:' ||
+	rig_fail "ps3vram_frontswap did not say it registered"
+# zswap found frontswap taken: it never set up its debugfs directory.
+[ ! -d /sys/kernel/debug/zswap ] ||
+	rig_fail "zswap is up beside the frontswap backend"
+rig_log "$(dmesg | grep -E 'ps3vram|zswap|frontswap' | tr '\n' '|')"
+rig_log "mem_stat (used total): $(cat $S/mem_stat)"
+
+mib=$(($(rig_ram_mib) * 2))
+rig_watch_start $S
+rig_swapbench -s "$mib" -p 2 -o mixed -d mixed -S 3 -q ||
+	rig_fail "swapbench exit $? on $mib MiB with the frontswap backend"
+rig_watch_stop
+
+rig_log "io_stat: $(cat $S/io_stat)"
+rig_log "mem_stat: $(cat $S/mem_stat)"
+rig_log "engine io_stat: $(cat /sys/kernel/ps3vram_dma/io_stat)"
+rig_meminfo
+
+stores=$(column 1 $S/io_stat)
+loads=$(column 2 $S/io_stat)
+[ "$stores" -gt 10000 ] || rig_fail "only $stores pages stored through frontswap"
+[ "$loads" -gt 10000 ] || rig_fail "only $loads pages loaded through frontswap"
+[ "$(column 6 $S/io_stat)" = 0 ] || rig_fail "uploads failed: $(cat $S/io_stat)"
+[ "$(column 8 $S/io_stat)" = 0 ] ||
+	rig_fail "the CPU had to read pages: $(cat $S/io_stat)"
+[ "$(rig_watch_max mem_stat)" -gt 0 ] || rig_fail "VRAM never held a page"
+
+# Every page was invalidated when swapbench's workers exited.
+[ "$(column 1 $S/mem_stat)" = 0 ] ||
+	rig_fail "VRAM pages left in use: $(cat $S/mem_stat)"
+swapoff /dev/vda || rig_fail "swapoff failed"
+[ "$(column 1 $S/mem_stat)" = 0 ] ||
+	rig_fail "VRAM pages left after swapoff: $(cat $S/mem_stat)"
+rig_dmesg_check
+rig_pass
