@@ -6,7 +6,7 @@
 # zsmalloc on 6.12) stores pages of a 1.5x RAM working set and hands every
 # one of them back intact, twice.
 #
-# rig: --append "zswap.enabled=1" --timeout 600
+# rig: --append "zswap.enabled=1" --timeout 600 --disk-iops 0 --disk-bps 0
 
 . /lib/rig.sh
 
