@@ -38,7 +38,7 @@
 #include <linux/slab.h>
 
 #define PS3VRAM_TEST_CLIENTS	2
-/* Copies in flight per thread. */
+/* Copies in flight per thread, at most. */
 #define PS3VRAM_TEST_DEPTH	4
 /* Extents remembered for re-reading, and how often they are re-read. */
 #define PS3VRAM_TEST_LOG	32
@@ -96,6 +96,18 @@ struct ps3vram_test_thread {
 	u32 gen;
 	struct ps3vram_test_extent log[PS3VRAM_TEST_LOG];
 };
+
+/*
+ * depth=1 threads=1 measures the completion wait itself: each wait starts
+ * right after its submit, with nothing else in flight.
+ */
+static unsigned int depth = PS3VRAM_TEST_DEPTH;
+module_param(depth, uint, 0644);
+MODULE_PARM_DESC(depth, "Copies in flight per thread, 1-4 (default 4)");
+
+static unsigned int nr_threads;
+module_param_named(threads, nr_threads, uint, 0644);
+MODULE_PARM_DESC(threads, "Threads in all (default 0: one per client on every CPU)");
 
 static DEFINE_MUTEX(ps3vram_dma_test_lock);
 static char ps3vram_test_result[256];
@@ -275,7 +287,8 @@ static int ps3vram_test_work(struct ps3vram_test_thread *t)
 
 	while (t->count && !ret) {
 		/* An upload and a download per extent. */
-		n = min_t(u64, PS3VRAM_TEST_DEPTH, DIV_ROUND_UP(t->count, 2));
+		n = min_t(u64, clamp(READ_ONCE(depth), 1U, PS3VRAM_TEST_DEPTH),
+			  DIV_ROUND_UP(t->count, 2));
 		t->count -= min_t(u64, t->count, 2 * n);
 		/* Extents of one batch must not overlap: they would race. */
 		for (i = 0; i < n; i++) {
@@ -359,6 +372,8 @@ static int ps3vram_test_run(u64 copies)
 
 	run = kzalloc(sizeof(*run), GFP_KERNEL);
 	nr = PS3VRAM_TEST_CLIENTS * cpus;
+	if (nr_threads && nr_threads < nr)
+		nr = nr_threads;
 	threads = kcalloc(nr, sizeof(*threads), GFP_KERNEL);
 	ret = -ENOMEM;
 	if (!run || !threads)
