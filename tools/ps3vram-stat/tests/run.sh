@@ -1,0 +1,537 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh - ps3vram-stat's tests: every unit case of parse_test, then the
+# command line of the binary on snapshot trees.
+#
+#   tests/run.sh BUILD_DIR    (BUILD_DIR holds ps3vram-stat and parse_test)
+#
+# The snapshots in tests/data/linux-*/{paused,running} were recorded by the
+# VM scenario tests/vm/stat-counters.sh (see tests/extract-snapshot): the
+# files ps3vram-stat reads, from 6.1 and 6.12 guests, with swapbench
+# stopped holding its pages in VRAM and 2 s after it resumed.  Tests copy
+# them to a temp dir and break them (older module, malformed, unreadable).
+#
+# Each test_* function runs in its own subshell; an assertion that does not
+# hold prints why and exits that subshell, so a test passes only by getting
+# to its end.  The last line is "N passed, N failed"; the exit status is
+# non-zero if anything failed.
+set -euo pipefail
+
+BUILD=$(cd "${1:?usage: run.sh BUILD_DIR}" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+BIN="$BUILD/ps3vram-stat"
+PT="$BUILD/parse_test"
+DATA="$HERE/data"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+export PS_TEST_DATA=$DATA
+unset PS3VRAM_STAT_ROOT LINES
+SKIP_STATUS=77
+
+SWAP=sys/kernel/ps3vram_swap
+DMA=sys/kernel/ps3vram_dma
+HIST=sys/kernel/debug/ps3vram_dma/wait_hist
+
+# ------------------------------------------------------------ assertions
+
+fail() {
+	echo "    FAIL: $*" >&2
+	exit 1
+}
+
+skip() {
+	echo "    SKIP: $*" >&2
+	exit "$SKIP_STATUS"
+}
+
+# st ARGS...: run ps3vram-stat; stdout, stderr and exit status land in
+# $TMP/out, $TMP/err and $TMP/rc.  A run that would go on sampling is
+# killed after $ST_TIMEOUT seconds (exit 124).
+ST_TIMEOUT=10
+st() {
+	local rc=0
+
+	timeout "$ST_TIMEOUT" "$BIN" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
+	echo "$rc" >"$TMP/rc"
+}
+
+expect_rc() {
+	local rc
+
+	rc=$(cat "$TMP/rc")
+	[[ $rc == "$1" ]] || fail "exit status $rc, want $1 (stderr: $(head -3 "$TMP/err"))"
+}
+
+# expect_grep FILE ERE: FILE has a line matching ERE.
+expect_grep() {
+	grep -Eq -- "$2" "$TMP/$1" || fail "no /$2/ in $1: $(head -5 "$TMP/$1")"
+}
+
+expect_no_grep() {
+	! grep -Eq -- "$2" "$TMP/$1" || fail "/$2/ in $1: $(grep -E -- "$2" "$TMP/$1" | head -3)"
+}
+
+# snap NAME [KERNEL] [WHEN]: a writable copy of a recorded snapshot at
+# $TMP/NAME (default linux-6.12/paused).
+snap() {
+	rm -rf "${TMP:?}/$1"
+	cp -r "$DATA/${2:-linux-6.12}/${3:-paused}" "$TMP/$1"
+}
+
+# replay NAME DIR...: $TMP/NAME/0, 1, ... are DIR..., for --root NAME/%u.
+replay() {
+	local name=$1 i=0 d
+
+	shift
+	rm -rf "${TMP:?}/$name"
+	mkdir -p "$TMP/$name"
+	for d in "$@"; do
+		ln -s "$d" "$TMP/$name/$i"
+		i=$((i + 1))
+	done
+}
+
+# col FILE N: column N (1-based) of one-line FILE
+col() {
+	cut -d' ' -f"$2" "$1"
+}
+
+# text_val ROW NAME: the value under header NAME in data row ROW (1-based)
+# of text output with one header.
+text_val() {
+	awk -v row="$1" -v name="$2" '
+		NR == 2 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
+		NR == 2 + row { print $c }' "$TMP/out"
+}
+
+expect_text_val() {
+	local got
+
+	got=$(text_val "$1" "$2")
+	[[ $got == "$3" ]] || fail "row $1 $2 = '$got', want '$3': $(cat "$TMP/out")"
+}
+
+# json_check PYTHON: run PYTHON with s = the JSON objects of $TMP/out (one
+# per line, every line must parse) and snap(path) / vmstat(path, name) /
+# cols(path) for reading snapshot files; an AssertionError fails the test.
+json_check() {
+	python3 - "$TMP/out" "$1" <<-'EOF' 2>&1 || fail "JSON check failed: $(head -c 600 "$TMP/out")"
+	import json, sys
+	lines = open(sys.argv[1]).read().splitlines()
+	s = [json.loads(l) for l in lines]
+	def snap(path):
+	    return open(path).read()
+	def cols(path):
+	    return [int(x) for x in snap(path).split()]
+	def vmstat(path, name):
+	    for l in snap(path).splitlines():
+	        k, v = l.split()
+	        if k == name:
+	            return int(v)
+	    return None
+	exec(sys.argv[2])
+	EOF
+}
+
+# ------------------------------------------------------------ arguments
+
+test_help_fits_a_screen_and_exits_0() {
+	st -h
+	expect_rc 0
+	expect_grep out '^usage: ps3vram-stat \[options\] \[interval \[count\]\]$'
+	(($(wc -l <"$TMP/out") <= 24)) || fail "--help is $(wc -l <"$TMP/out") lines"
+	(($(wc -L <"$TMP/out") <= 80)) || fail "--help is $(wc -L <"$TMP/out") columns wide"
+	[[ ! -s $TMP/err ]] || fail "stderr: $(cat "$TMP/err")"
+}
+
+test_bad_interval_or_count_exits_2_with_usage_on_stderr() {
+	local args
+
+	snap s
+	for args in x 0 -1 1.5 2x "" "+1" 86401 "1 0" "1 -3" "1 y" \
+		    "1 99999999999999999999999" "1 2 3"; do
+		# shellcheck disable=SC2086 # "1 0" is two arguments
+		st --root "$TMP/s" $args
+		[[ -n $args ]] || st --root "$TMP/s" ""
+		[[ $args != "+1" ]] || st --root "$TMP/s" " 1"
+		expect_rc 2
+		expect_grep err '^usage: ps3vram-stat'
+		[[ ! -s $TMP/out ]] || fail "'$args' wrote to stdout: $(cat "$TMP/out")"
+	done
+}
+
+test_bad_argument_is_named_in_the_message() {
+	snap s
+	st --root "$TMP/s" 1 zero
+	expect_rc 2
+	expect_grep err "^ps3vram-stat: bad count 'zero'"
+	st --root "$TMP/s" 1x
+	expect_grep err "^ps3vram-stat: bad interval '1x'"
+}
+
+test_unknown_option_exits_2() {
+	st --bogus
+	expect_rc 2
+	expect_grep err '^usage: ps3vram-stat'
+	st --root
+	expect_rc 2
+}
+
+# ------------------------------------------------------------ environment
+
+test_modules_not_loaded_exit_1_and_say_so() {
+	mkdir -p "$TMP/empty/sys/kernel" "$TMP/empty/proc"
+	st --root "$TMP/empty"
+	expect_rc 1
+	expect_grep err 'ps3vram_swap and ps3vram_dma are not loaded'
+	expect_grep err 'modprobe ps3vram_swap'
+	[[ ! -s $TMP/out ]] || fail "stdout: $(cat "$TMP/out")"
+}
+
+test_missing_root_exits_1() {
+	st --root "$TMP/nowhere"
+	expect_rc 1
+	expect_grep err 'no such directory'
+}
+
+test_root_comes_from_the_environment_too() {
+	local rc=0
+
+	snap s
+	PS3VRAM_STAT_ROOT="$TMP/s" "$BIN" -j >"$TMP/out" 2>"$TMP/err" || rc=$?
+	[[ $rc == 0 ]] || fail "exit $rc: $(cat "$TMP/err")"
+	json_check "assert s[0]['pages_stored'] == cols('$TMP/s/$SWAP/mm_stat')[0]"
+}
+
+test_unreadable_stats_file_exits_1_with_its_path() {
+	local -a run=("$BIN")
+
+	snap s
+	chmod 000 "$TMP/s/$SWAP/io_stat"
+	if [[ $(id -u) == 0 ]]; then
+		command -v setpriv >/dev/null || skip "root, and no setpriv to drop it"
+		chmod 755 "$TMP"
+		run=(setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN")
+	fi
+	local rc=0
+	"${run[@]}" --root "$TMP/s" >"$TMP/out" 2>"$TMP/err" || rc=$?
+	echo "$rc" >"$TMP/rc"
+	expect_rc 1
+	expect_grep err "cannot read $TMP/s/$SWAP/io_stat: Permission denied"
+}
+
+test_only_the_engine_loaded_shows_dashes_for_the_swap_columns() {
+	snap s
+	rm -r "$TMP/s/$SWAP"
+	st --root "$TMP/s"
+	expect_rc 0
+	expect_grep err 'ps3vram_swap is not loaded'
+	expect_text_val 1 pages -
+	expect_text_val 1 st -
+	expect_text_val 1 up "$(awk '{ printf "%.1f", $3 / 1e6 }' "$TMP/s/$DMA/io_stat")"
+}
+
+# ------------------------------------------------------------ current snapshots
+
+test_text_report_of_a_current_snapshot_shows_the_files() {
+	local s=$DATA/linux-6.12/paused
+
+	st --root "$s"
+	expect_rc 0
+	[[ ! -s $TMP/err ]] || fail "stderr: $(cat "$TMP/err")"
+	[[ $(wc -l <"$TMP/out") == 3 ]] || fail "want 2 header lines and 1 row: $(cat "$TMP/out")"
+	expect_grep out '^-+vram-+ -+swap/s-+ -+dma MB/s-+ -+wait us-+ errors +-+kernel/s-+$'
+	expect_text_val 1 pages "$(col "$s/$SWAP/mm_stat" 1)"
+	expect_text_val 1 used "$(awk '{ printf "%.1f", $3 / 1048576 }' "$s/$SWAP/mm_stat")"
+	expect_text_val 1 free "$(awk '{ printf "%.1f", ($4 - $3) / 1048576 }' "$s/$SWAP/mm_stat")"
+	expect_text_val 1 ratio "$(awk '{ printf "%.2f", $1 * 4096 / $2 }' "$s/$SWAP/mm_stat")"
+	expect_text_val 1 ld "$(col "$s/$SWAP/io_stat" 2)"
+	expect_text_val 1 p50 "$(awk '{ printf "%.1f", $6 / 1000 }' "$s/$DMA/wait_stat")"
+	expect_text_val 1 zswpout "$(awk '$1 == "zswpout" { print $2 }' "$s/proc/vmstat")"
+	expect_text_val 1 pswpin "$(awk '$1 == "pswpin" { print $2 }' "$s/proc/vmstat")"
+}
+
+test_json_of_a_current_snapshot_has_every_value() {
+	local s=$DATA/linux-6.12/paused
+
+	st -j --root "$s"
+	expect_rc 0
+	json_check "
+r = '$s/'
+o = s[0]
+mm, io = cols(r + '$SWAP/mm_stat'), cols(r + '$SWAP/io_stat')
+dio, w = cols(r + '$DMA/io_stat'), cols(r + '$DMA/wait_stat')
+assert len(s) == 1 and o['sample'] == 0 and o['interval_s'] is None
+assert o['backend'] == 'emu' and o['wait_window'] == 'load'
+assert [o['pages_stored'], o['stored_bytes'], o['vram_used_bytes'], o['vram_total_bytes']] == mm
+assert o['vram_free_bytes'] == mm[3] - mm[2]
+assert abs(o['compr_ratio'] - mm[0] * 4096 / mm[1]) < 0.001
+assert o['stores'] == io[0] and o['loads'] == io[1]
+assert o['rejects'] == io[2] + io[3] and o['retries'] == io[4] + io[5]
+assert o['writebacks'] == io[8] and o['writeback_failed'] == io[9]
+assert o['dma_bytes_up'] == dio[2] and o['dma_timeouts'] == dio[4]
+assert o['waits'] == w[0] and o['wait_p99_us'] == w[6] / 1000
+for k in ('zswpin', 'zswpout', 'zswpwb', 'pswpin', 'pswpout'):
+    assert o[k] == vmstat(r + 'proc/vmstat', k), k
+    assert o[k + '_per_s'] is None, k
+assert o['clients']['swap']['claim_size'] == cols(r + '$DMA/clients/swap/claim')[1]
+assert o['clients']['swap']['uploads'] == cols(r + '$DMA/clients/swap/io_stat')[0]
+"
+}
+
+test_6_1_snapshot_has_no_zswpwb() {
+	st -j --root "$DATA/linux-6.1/paused"
+	expect_rc 0
+	json_check "
+assert s[0]['zswpwb'] is None and s[0]['zswpin'] is not None
+assert s[0]['pages_stored'] > 1000"
+	st -w --root "$DATA/linux-6.1/paused"
+	expect_rc 0
+	expect_text_val 1 zswpwb -
+}
+
+test_wide_output_adds_columns() {
+	st --root "$DATA/linux-6.12/paused"
+	expect_no_grep out 'zswpwb'
+	st -w --root "$DATA/linux-6.12/paused"
+	expect_rc 0
+	expect_grep out ' stMiB .* total .* eff .* zswpwb '
+	expect_text_val 1 total 256.0
+}
+
+# ------------------------------------------------------------ intervals
+
+test_replay_gives_rates_over_the_interval() {
+	local k=$DATA/linux-6.12
+
+	replay r "$k/paused" "$k/running"
+	st -j --root "$TMP/r/%u" 2 2
+	expect_rc 0
+	json_check "
+p, q = '$k/paused/', '$k/running/'
+assert [o['sample'] for o in s] == [0, 1]
+o = s[1]
+assert o['interval_s'] == 2 and o['wait_window'] == 'interval'
+d = cols(q + '$SWAP/io_stat')[0] - cols(p + '$SWAP/io_stat')[0]
+assert d > 0 and abs(o['stores_per_s'] - d / 2) < 0.001, (d, o['stores_per_s'])
+d = vmstat(q + 'proc/vmstat', 'zswpin') - vmstat(p + 'proc/vmstat', 'zswpin')
+assert abs(o['zswpin_per_s'] - d / 2) < 0.001
+d = cols(q + '$DMA/io_stat')[3] - cols(p + '$DMA/io_stat')[3]
+assert abs(o['dma_bytes_down_per_s'] - d / 2) < 0.001
+assert o['wait_p50_us'] > 0 and o['wait_p99_us'] >= o['wait_p50_us']
+assert o['stores'] == cols(q + '$SWAP/io_stat')[0]
+"
+	st --root "$TMP/r/%u" 2 2
+	expect_rc 0
+	expect_text_val 2 st "$(awk -v a="$(col "$k/paused/$SWAP/io_stat" 1)" \
+		'{ printf "%.0f", ($1 - a) / 2 }' "$k/running/$SWAP/io_stat")"
+	expect_text_val 1 st "$(col "$k/paused/$SWAP/io_stat" 1)"
+}
+
+test_replay_ends_with_the_recording() {
+	local k=$DATA/linux-6.1
+
+	replay r "$k/paused" "$k/running" "$k/paused"
+	st -j --root "$TMP/r/%u" 1
+	expect_rc 0
+	[[ $(wc -l <"$TMP/out") == 3 ]] || fail "want 3 samples: $(cat "$TMP/out")"
+}
+
+test_counters_going_down_count_from_the_reload() {
+	local k=$DATA/linux-6.12
+
+	replay r "$k/running" "$k/paused"
+	st -j --root "$TMP/r/%u" 1 2
+	expect_rc 0
+	json_check "
+assert s[1]['stores_per_s'] == cols('$k/paused/$SWAP/io_stat')[0]"
+}
+
+test_unreadable_hist_falls_back_to_percentiles_since_load() {
+	local k=$DATA/linux-6.12
+
+	snap a linux-6.12 paused
+	snap b linux-6.12 running
+	rm "$TMP/a/$HIST" "$TMP/b/$HIST"
+	replay r "$TMP/a" "$TMP/b" "$TMP/a"
+	st -j --root "$TMP/r/%u" 1
+	expect_rc 0
+	[[ $(grep -c 'wait_hist is not readable' "$TMP/err") == 1 ]] ||
+		fail "want the note once: $(cat "$TMP/err")"
+	json_check "
+assert all(o['wait_window'] == 'load' for o in s)
+assert s[1]['wait_p50_us'] == cols('$k/running/$DMA/wait_stat')[5] / 1000"
+}
+
+test_header_repeats_every_screenful() {
+	local k=$DATA/linux-6.12 rc=0
+
+	replay r "$k/paused" "$k/running" "$k/paused" "$k/running" "$k/paused" \
+		"$k/running" "$k/paused" "$k/running" "$k/paused" "$k/running"
+	LINES=6 "$BIN" --root "$TMP/r/%u" 1 >"$TMP/out" 2>"$TMP/err" || rc=$?
+	[[ $rc == 0 ]] || fail "exit $rc"
+	# 4 rows per screen under the 2 header lines: rows 0, 4 and 8.
+	[[ $(grep -c ' pages ' "$TMP/out") == 3 ]] || fail "$(cat "$TMP/out")"
+	[[ $(wc -l <"$TMP/out") == 16 ]] || fail "$(cat "$TMP/out")"
+	LINES=6 "$BIN" -n --root "$TMP/r/%u" 1 >"$TMP/out" 2>"$TMP/err"
+	[[ $(grep -c ' pages ' "$TMP/out") == 1 ]] || fail "-n: $(cat "$TMP/out")"
+}
+
+# ------------------------------------------------------------ older and malformed
+
+test_older_module_with_fewer_columns_shows_dashes() {
+	snap s
+	cut -d' ' -f1-3 "$TMP/s/$SWAP/mm_stat" >"$TMP/m" && mv "$TMP/m" "$TMP/s/$SWAP/mm_stat"
+	cut -d' ' -f1-8 "$TMP/s/$SWAP/io_stat" >"$TMP/m" && mv "$TMP/m" "$TMP/s/$SWAP/io_stat"
+	rm "$TMP/s/$DMA/wait_stat"
+	st --root "$TMP/s"
+	expect_rc 0
+	expect_grep err "mm_stat: 3 of 4 columns \(older module\?\)"
+	expect_grep err "io_stat: 8 of 10 columns"
+	expect_grep err "wait_stat: absent \(older module\?\)"
+	expect_text_val 1 pages "$(col "$TMP/s/$SWAP/mm_stat" 1)"
+	expect_text_val 1 free -
+	expect_text_val 1 wb -
+	expect_text_val 1 p50 -
+	expect_text_val 1 rty 0
+	st -j --root "$TMP/s"
+	expect_rc 0
+	json_check "
+o = s[0]
+assert o['vram_total_bytes'] is None and o['vram_free_bytes'] is None
+assert o['writebacks'] is None and o['retries'] == 0
+assert o['wait_p50_us'] is None and o['waits'] is None
+assert o['vram_used_bytes'] == cols('$TMP/s/$SWAP/mm_stat')[2]"
+}
+
+test_newer_module_with_more_columns_is_read_as_before() {
+	snap s
+	sed -i 's/$/ 7 8 9/' "$TMP/s/$SWAP/io_stat" "$TMP/s/$DMA/wait_stat"
+	st -j --root "$TMP/s"
+	expect_rc 0
+	[[ ! -s $TMP/err ]] || fail "stderr: $(cat "$TMP/err")"
+	json_check "assert s[0]['stores'] == cols('$TMP/s/$SWAP/io_stat')[0]"
+}
+
+test_malformed_columns_show_dashes_and_are_reported_once() {
+	snap s
+	echo "12 abc 3 4 5 6 7 8 9 10" >"$TMP/s/$SWAP/io_stat"
+	echo "garbage" >"$TMP/s/$SWAP/mm_stat"
+	printf '\x01\x02\xff\n' >"$TMP/s/$DMA/io_stat"
+	: >"$TMP/s/$DMA/mem_stat"
+	echo "not a histogram" >"$TMP/s/$HIST"
+	replay r "$TMP/s" "$TMP/s"
+	st --root "$TMP/r/%u" 1
+	expect_rc 0
+	[[ $(grep -c 'io_stat: column 2 is not a number' "$TMP/err") == 1 ]] ||
+		fail "want one report: $(cat "$TMP/err")"
+	expect_grep err 'mm_stat: column 1 is not a number'
+	expect_text_val 1 st 12
+	expect_text_val 1 ld -
+	expect_text_val 1 pages -
+	expect_text_val 1 up -
+	expect_text_val 2 st 0
+	expect_text_val 2 ld -
+	st -j --root "$TMP/r/%u" 1
+	expect_rc 0
+	json_check "assert s[1]['loads'] is None and s[1]['stores_per_s'] == 0
+assert s[1]['wait_window'] == 'load'"
+}
+
+test_missing_vmstat_shows_dashes_for_the_kernel() {
+	snap s
+	rm "$TMP/s/proc/vmstat"
+	st --root "$TMP/s"
+	expect_rc 0
+	expect_grep err 'proc/vmstat: unreadable'
+	expect_text_val 1 zswpin -
+	expect_text_val 1 pswpout -
+	expect_text_val 1 pages "$(col "$TMP/s/$SWAP/mm_stat" 1)"
+}
+
+test_odd_client_names_are_left_out_of_json() {
+	snap s
+	mkdir "$TMP/s/$DMA/clients/bad\"name" "$TMP/s/$DMA/clients/blk"
+	echo "268435456 0" >"$TMP/s/$DMA/clients/blk/claim"
+	st -j --root "$TMP/s"
+	expect_rc 0
+	json_check "
+c = s[0]['clients']
+assert sorted(c) == ['blk', 'swap'], c
+assert c['blk']['claim_start'] == 268435456 and c['blk']['uploads'] is None"
+}
+
+test_every_variant_gives_valid_json() {
+	local d
+
+	for d in "$DATA"/linux-*/*; do
+		st -j -w --root "$d"
+		expect_rc 0
+		json_check "assert len(s) == 1 and s[0]['pages_stored'] is not None"
+	done
+}
+
+# ------------------------------------------------------------ runner
+
+passed=0
+failed=0
+skipped=0
+
+# run_test NAME CMD...: run CMD in a subshell and count the outcome.
+run_test() {
+	local name=$1 rc=0
+
+	shift
+	("$@") 2>"$TMP/test.log" || rc=$?
+	case $rc in
+	0)
+		passed=$((passed + 1))
+		echo "ok   $name"
+		;;
+	"$SKIP_STATUS")
+		skipped=$((skipped + 1))
+		echo "skip $name"
+		cat "$TMP/test.log"
+		;;
+	*)
+		failed=$((failed + 1))
+		echo "FAIL $name"
+		cat "$TMP/test.log"
+		;;
+	esac
+}
+
+run_unit_cases() {
+	local name
+
+	for name in $("$PT" --list); do
+		run_test "$name" "$PT" "$name"
+	done
+}
+
+run_cli_tests() {
+	local name
+
+	for name in $(declare -F | awk '$3 ~ /^test_/ { print $3 }'); do
+		run_test "$name" "$name"
+	done
+}
+
+main() {
+	[[ -x $BIN && -x $PT ]] || {
+		echo "run.sh: build $BIN and $PT first (make test)" >&2
+		exit 2
+	}
+	command -v python3 >/dev/null || {
+		echo "run.sh: python3 is needed to check the JSON" >&2
+		exit 2
+	}
+	run_unit_cases
+	run_cli_tests
+	[[ $skipped == 0 ]] || echo "($skipped skipped)"
+	echo "$passed passed, $failed failed"
+	[[ $failed == 0 ]]
+}
+
+main
