@@ -429,6 +429,7 @@ static int __init ps3vram_frontswap_register(void)
 		fs->nr_pages >> (20 - PAGE_SHIFT), fs->nr_pages);
 	return 0;
 }
+
 /*
  * After every device_initcall (the engine binds its device there), before
  * zswap's late_initcall.

@@ -81,18 +81,22 @@ static void ps3vram_dma_test_claim_rejects_bad_names(struct kunit *test)
 	static const char * const bad[] = {
 		"", "with space", "slash/", "a-name-that-is-longer-than-31-chars",
 	};
+	struct ps3vram_dma_client *c;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(ps3vram_dma_client_create(bad[i],
-					PS3VRAM_KUNIT_CLAIM)), -EINVAL,
-				    "name \"%s\"", bad[i]);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		c = ps3vram_dma_client_create(bad[i], PS3VRAM_KUNIT_CLAIM);
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(c), -EINVAL, "name \"%s\"",
+				    bad[i]);
+	}
 }
 
 static void ps3vram_dma_test_claim_rejects_duplicate_name(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, PTR_ERR(ps3vram_dma_client_create("kunit",
-					PS3VRAM_KUNIT_CLAIM)), -EEXIST);
+	struct ps3vram_dma_client *c;
+
+	c = ps3vram_dma_client_create("kunit", PS3VRAM_KUNIT_CLAIM);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(c), -EEXIST);
 }
 
 static void ps3vram_dma_test_claim_rounds_up(struct kunit *test)
@@ -172,6 +176,7 @@ static void ps3vram_dma_test_many_copies_in_flight(struct kunit *test)
 	struct ps3vram_dma_slot *slot[PS3VRAM_KUNIT_INFLIGHT];
 	struct ps3vram_dma_xfer *xfer;
 	unsigned int i, len = PAGE_SIZE / 2;
+	int ret;
 
 	xfer = kunit_kcalloc(test, PS3VRAM_KUNIT_INFLIGHT, sizeof(*xfer),
 			     GFP_KERNEL);
@@ -181,18 +186,19 @@ static void ps3vram_dma_test_many_copies_in_flight(struct kunit *test)
 		fill_pattern(slot[i]->buf, len, 100 + i);
 	}
 	/* More submits than notifiers: the engine reaps as it goes. */
-	for (i = 0; i < PS3VRAM_KUNIT_INFLIGHT; i++)
-		KUNIT_EXPECT_EQ(test, ps3vram_dma_submit(c, &xfer[i],
-				PS3VRAM_DMA_TO_VRAM, slot[i], 0, (u64)i * len,
-				len), 0);
+	for (i = 0; i < PS3VRAM_KUNIT_INFLIGHT; i++) {
+		ret = ps3vram_dma_submit(c, &xfer[i], PS3VRAM_DMA_TO_VRAM,
+					 slot[i], 0, (u64)i * len, len);
+		KUNIT_EXPECT_EQ(test, ret, 0);
+	}
 	for (i = 0; i < PS3VRAM_KUNIT_INFLIGHT; i++)
 		KUNIT_EXPECT_EQ(test, ps3vram_dma_wait(&xfer[i]), 0);
 
 	for (i = 0; i < PS3VRAM_KUNIT_INFLIGHT; i++) {
 		memset(slot[i]->buf, 0, len);
-		KUNIT_EXPECT_EQ(test, ps3vram_dma_submit(c, &xfer[i],
-				PS3VRAM_DMA_FROM_VRAM, slot[i], 0,
-				(u64)i * len, len), 0);
+		ret = ps3vram_dma_submit(c, &xfer[i], PS3VRAM_DMA_FROM_VRAM,
+					 slot[i], 0, (u64)i * len, len);
+		KUNIT_EXPECT_EQ(test, ret, 0);
 	}
 	for (i = 0; i < PS3VRAM_KUNIT_INFLIGHT; i++) {
 		KUNIT_EXPECT_EQ(test, ps3vram_dma_wait(&xfer[i]), 0);
@@ -223,6 +229,7 @@ static void ps3vram_dma_test_cpu_read_sees_uploads(struct kunit *test)
 	struct ps3vram_dma_client *c = kunit_client(test);
 	struct ps3vram_dma_slot *slot = ps3vram_dma_slot_get(c);
 	void *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	u64 size = ps3vram_dma_client_size(c);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
 	fill_pattern(slot->buf, PAGE_SIZE, 4);
@@ -231,8 +238,7 @@ static void ps3vram_dma_test_cpu_read_sees_uploads(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ps3vram_dma_cpu_read(c, buf, PAGE_SIZE,
 						   PAGE_SIZE), 0);
 	KUNIT_EXPECT_TRUE(test, check_pattern(buf, PAGE_SIZE, 4));
-	KUNIT_EXPECT_EQ(test, ps3vram_dma_cpu_read(c, buf,
-			ps3vram_dma_client_size(c), 16), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_cpu_read(c, buf, size, 16), -EINVAL);
 	ps3vram_dma_slot_put(c, slot);
 }
 

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite for the frontswap backend, #included at the end of
- * mm/ps3vram_frontswap.c (in a kernel tree this file is
- * mm/ps3vram_frontswap_kunit.c, see scripts/intree) so that it drives the
- * store/load/invalidate code directly.  Each case builds a private backend
+ * ps3vram_frontswap.c (scripts/intree puts both into mm/) so that it
+ * drives the store/load/invalidate code directly.  Each case builds a private backend
  * on a small VRAM claim of its own, beside the registered one if any;
  * without an engine or free VRAM the cases are skipped.
  */
@@ -12,8 +11,8 @@
 /* A 64 KiB claim: 16 pages of 4 KiB, small enough to fill. */
 #define PS3VRAM_FS_KUNIT_CLAIM		PS3VRAM_DMA_CLAIM_ALIGN
 /* Swap types are private to the test backend; any two will do. */
-#define PS3VRAM_FS_KUNIT_TYPE		1
-#define PS3VRAM_FS_KUNIT_OTHER		2
+#define FS_T1				1
+#define FS_T2				2
 
 static int ps3vram_frontswap_kunit_init(struct kunit *test)
 {
@@ -62,6 +61,19 @@ static bool kunit_page_is(struct page *page, u32 seed)
 	return true;
 }
 
+/* Store and load for the test type, or @type. */
+static int kstore(struct ps3vram_frontswap *fs, unsigned int type,
+		  pgoff_t off, struct page *page)
+{
+	return ps3vram_frontswap_do_store(fs, type, off, page);
+}
+
+static int kload(struct ps3vram_frontswap *fs, unsigned int type,
+		 pgoff_t off, struct page *page)
+{
+	return ps3vram_frontswap_do_load(fs, type, off, page);
+}
+
 static u64 kunit_stat(struct ps3vram_frontswap *fs,
 		      enum ps3vram_frontswap_stat_item item)
 {
@@ -73,11 +85,9 @@ static void ps3vram_frontswap_test_load_returns_stored_page(struct kunit *test)
 	struct ps3vram_frontswap *fs = test->priv;
 	struct page *page = kunit_page(test, 1);
 
-	KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_store(fs,
-			PS3VRAM_FS_KUNIT_TYPE, 7, page), 0);
+	KUNIT_ASSERT_EQ(test, kstore(fs, FS_T1, 7, page), 0);
 	clear_page(page_address(page));
-	KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_load(fs,
-			PS3VRAM_FS_KUNIT_TYPE, 7, page), 0);
+	KUNIT_ASSERT_EQ(test, kload(fs, FS_T1, 7, page), 0);
 	KUNIT_EXPECT_TRUE(test, kunit_page_is(page, 1));
 	KUNIT_EXPECT_EQ(test, fs->nr_used, 1UL);
 	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_STORES), 1ULL);
@@ -88,23 +98,20 @@ static void ps3vram_frontswap_test_pages_do_not_mix(struct kunit *test)
 {
 	struct ps3vram_frontswap *fs = test->priv;
 	struct page *page = kunit_page(test, 0);
+	struct page *p1, *p2;
 	pgoff_t off;
 
 	/* Same offsets in two types, different contents everywhere. */
 	for (off = 0; off < 4; off++) {
-		KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_store(fs,
-				PS3VRAM_FS_KUNIT_TYPE, off,
-				kunit_page(test, 10 + off)), 0);
-		KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_store(fs,
-				PS3VRAM_FS_KUNIT_OTHER, off,
-				kunit_page(test, 20 + off)), 0);
+		p1 = kunit_page(test, 10 + off);
+		p2 = kunit_page(test, 20 + off);
+		KUNIT_ASSERT_EQ(test, kstore(fs, FS_T1, off, p1), 0);
+		KUNIT_ASSERT_EQ(test, kstore(fs, FS_T2, off, p2), 0);
 	}
 	for (off = 0; off < 4; off++) {
-		KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_load(fs,
-				PS3VRAM_FS_KUNIT_TYPE, off, page), 0);
+		KUNIT_ASSERT_EQ(test, kload(fs, FS_T1, off, page), 0);
 		KUNIT_EXPECT_TRUE(test, kunit_page_is(page, 10 + off));
-		KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_load(fs,
-				PS3VRAM_FS_KUNIT_OTHER, off, page), 0);
+		KUNIT_ASSERT_EQ(test, kload(fs, FS_T2, off, page), 0);
 		KUNIT_EXPECT_TRUE(test, kunit_page_is(page, 20 + off));
 	}
 }
@@ -113,14 +120,13 @@ static void ps3vram_frontswap_test_invalidate_frees_vram(struct kunit *test)
 {
 	struct ps3vram_frontswap *fs = test->priv;
 
-	KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_store(fs,
-			PS3VRAM_FS_KUNIT_TYPE, 3, kunit_page(test, 2)), 0);
-	ps3vram_frontswap_do_invalidate(fs, PS3VRAM_FS_KUNIT_TYPE, 3);
+	KUNIT_ASSERT_EQ(test, kstore(fs, FS_T1, 3, kunit_page(test, 2)), 0);
+	ps3vram_frontswap_do_invalidate(fs, FS_T1, 3);
 	KUNIT_EXPECT_EQ(test, fs->nr_used, 0UL);
-	KUNIT_EXPECT_NULL(test, xa_load(&fs->maps[PS3VRAM_FS_KUNIT_TYPE], 3));
+	KUNIT_EXPECT_NULL(test, xa_load(&fs->maps[FS_T1], 3));
 	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_INVALIDATES), 1ULL);
 	/* Invalidating what is not stored is a no-op. */
-	ps3vram_frontswap_do_invalidate(fs, PS3VRAM_FS_KUNIT_TYPE, 3);
+	ps3vram_frontswap_do_invalidate(fs, FS_T1, 3);
 	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_INVALIDATES), 1ULL);
 }
 
@@ -131,38 +137,33 @@ static void ps3vram_frontswap_test_full_vram_rejects_store(struct kunit *test)
 	pgoff_t off;
 
 	for (off = 0; off < fs->nr_pages; off++)
-		KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_store(fs,
-				PS3VRAM_FS_KUNIT_TYPE, off, page), 0);
-	KUNIT_EXPECT_EQ(test, ps3vram_frontswap_do_store(fs,
-			PS3VRAM_FS_KUNIT_TYPE, off, page), -ENOSPC);
+		KUNIT_ASSERT_EQ(test, kstore(fs, FS_T1, off, page), 0);
+	KUNIT_EXPECT_EQ(test, kstore(fs, FS_T1, off, page), -ENOSPC);
 	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_REJECT_FULL), 1ULL);
 	/* The rejected offset left nothing behind. */
-	KUNIT_EXPECT_NULL(test, xa_load(&fs->maps[PS3VRAM_FS_KUNIT_TYPE], off));
+	KUNIT_EXPECT_NULL(test, xa_load(&fs->maps[FS_T1], off));
 	/* Room again after an invalidate. */
-	ps3vram_frontswap_do_invalidate(fs, PS3VRAM_FS_KUNIT_TYPE, 0);
-	KUNIT_EXPECT_EQ(test, ps3vram_frontswap_do_store(fs,
-			PS3VRAM_FS_KUNIT_TYPE, off, page), 0);
+	ps3vram_frontswap_do_invalidate(fs, FS_T1, 0);
+	KUNIT_EXPECT_EQ(test, kstore(fs, FS_T1, off, page), 0);
 }
 
 static void ps3vram_frontswap_test_invalidate_area_keeps_other_types(struct kunit *test)
 {
 	struct ps3vram_frontswap *fs = test->priv;
 	struct page *page = kunit_page(test, 0);
+	struct page *p2;
 	pgoff_t off;
 
 	for (off = 0; off < 3; off++) {
-		KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_store(fs,
-				PS3VRAM_FS_KUNIT_TYPE, off, page), 0);
-		KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_store(fs,
-				PS3VRAM_FS_KUNIT_OTHER, off,
-				kunit_page(test, 30 + off)), 0);
+		KUNIT_ASSERT_EQ(test, kstore(fs, FS_T1, off, page), 0);
+		p2 = kunit_page(test, 30 + off);
+		KUNIT_ASSERT_EQ(test, kstore(fs, FS_T2, off, p2), 0);
 	}
-	ps3vram_frontswap_do_invalidate_area(fs, PS3VRAM_FS_KUNIT_TYPE);
+	ps3vram_frontswap_do_invalidate_area(fs, FS_T1);
 	KUNIT_EXPECT_EQ(test, fs->nr_used, 3UL);
-	KUNIT_EXPECT_TRUE(test, xa_empty(&fs->maps[PS3VRAM_FS_KUNIT_TYPE]));
+	KUNIT_EXPECT_TRUE(test, xa_empty(&fs->maps[FS_T1]));
 	for (off = 0; off < 3; off++) {
-		KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_load(fs,
-				PS3VRAM_FS_KUNIT_OTHER, off, page), 0);
+		KUNIT_ASSERT_EQ(test, kload(fs, FS_T2, off, page), 0);
 		KUNIT_EXPECT_TRUE(test, kunit_page_is(page, 30 + off));
 	}
 }
@@ -172,12 +173,10 @@ static void ps3vram_frontswap_test_load_survives_engine_reset(struct kunit *test
 	struct ps3vram_frontswap *fs = test->priv;
 	struct page *page = kunit_page(test, 4);
 
-	KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_store(fs,
-			PS3VRAM_FS_KUNIT_TYPE, 9, page), 0);
+	KUNIT_ASSERT_EQ(test, kstore(fs, FS_T1, 9, page), 0);
 	KUNIT_ASSERT_EQ(test, ps3vram_dma_reset(fs->client), 0);
 	clear_page(page_address(page));
-	KUNIT_ASSERT_EQ(test, ps3vram_frontswap_do_load(fs,
-			PS3VRAM_FS_KUNIT_TYPE, 9, page), 0);
+	KUNIT_ASSERT_EQ(test, kload(fs, FS_T1, 9, page), 0);
 	KUNIT_EXPECT_TRUE(test, kunit_page_is(page, 4));
 }
 
