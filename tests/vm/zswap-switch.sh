@@ -40,7 +40,12 @@ cat /tmp/bench.out
 [ "$stores" -gt 0 ] || rig_fail "no page was stored in ps3vram"
 rig_log "io_stat: $(cat $S/io_stat) mm_stat: $(cat $S/mm_stat)"
 
-# The ps3vram pools die with their last page; then the module is free.
+# Pages of the guest's other processes can stay in an old pool for good;
+# swapoff brings every page back in, the ps3vram pools die with their last
+# page, and then the module is free.
+swapoff /dev/vda || rig_fail "swapoff failed"
+[ "$(cut -d' ' -f1 $S/mm_stat)" = 0 ] ||
+	rig_fail "objects left after swapoff: $(cat $S/mm_stat)"
 n=30
 until rmmod ps3vram_swap 2>/dev/null; do
 	n=$((n - 1))
