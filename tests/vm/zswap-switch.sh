@@ -4,8 +4,8 @@
 #
 # zswap-switch: under load, zswap's zpool is switched from the kernel's
 # default to ps3vram (loading the module on demand) and back; no page is
-# lost or damaged, the kernel log stays clean, and once the last page has
-# left the ps3vram pool the module can be unloaded.
+# lost or damaged, the kernel log stays clean, and once swapoff has taken
+# the last page out of the ps3vram pools the module can be unloaded.
 #
 # rig: --append "zswap.enabled=1 zswap.max_pool_percent=50" --timeout 900
 
