@@ -5,9 +5,6 @@
  * claims a small private range of VRAM as client "kunit" and gives it back,
  * so the suites can run beside other clients; without an engine, or with
  * all VRAM claimed, they are skipped.
- *
- * In a kernel tree this file is drivers/ps3vram_dma/ps3vram_dma_kunit.c
- * (scripts/intree).
  */
 #include <kunit/test.h>
 #include <linux/err.h>
