@@ -194,7 +194,7 @@ run_paused_workload()
 {
 	local sb n=0 w
 
-	swapbench -s "$1" -p 2 -o mixed -d text -S 5 > $SB_LOG 2>&1 &
+	swapbench -s "$1" -p 1 -o random -d text -S 5 > $SB_LOG 2>&1 &
 	sb=$!
 	while ! grep -q '^fill' $SB_LOG; do
 		n=$((n + 1))
