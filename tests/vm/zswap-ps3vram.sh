@@ -6,7 +6,8 @@
 # initramfs, zswap loads ps3vram_swap by itself; a 2x RAM working set is
 # stored in VRAM and every page verifies; the objects in the pool are the
 # pages zswap says it stores (less its same-filled pages, which never
-# reach a pool), and the module refuses to unload while zswap uses it.
+# reach a pool); the module refuses to unload while zswap uses it, and
+# unloads once zswap has moved off it and swapoff took every page back.
 #
 # rig: --append "zswap.enabled=1 zswap.zpool=ps3vram zswap.max_pool_percent=130" --timeout 900
 
@@ -58,5 +59,16 @@ same=$(rig_zswap_stat same_filled_pages) || same=0	# 6.12: none
 	rig_fail "pool holds $(column 1 $S/mm_stat) objects, zswap $stored - $same"
 
 rmmod ps3vram_swap 2>/dev/null && rig_fail "ps3vram_swap unloaded under zswap"
+
+# Off ps3vram and every page back in: the pool dies, the module unloads.
+echo zbud > /sys/module/zswap/parameters/zpool || rig_fail "cannot switch to zbud"
+swapoff /dev/vda || rig_fail "swapoff failed"
+n=30
+until rmmod ps3vram_swap 2>/dev/null; do
+	n=$((n - 1))
+	[ $n -gt 0 ] || rig_fail "ps3vram_swap still busy after its pool emptied"
+	sleep 1
+done
+rig_log "ps3vram_swap unloaded"
 rig_dmesg_check
 rig_pass
