@@ -40,7 +40,8 @@
  * when the retries are spent the object is moved by the CPU instead: slow
  * (VRAM reads run at ~16 MB/s on a PS3) but correct.  A load never hands
  * back wrong bytes, and a store never loses the page.  malloc() rejects
- * with -ENOSPC when VRAM is full, and zswap sends the page to disk swap.
+ * with -ENOMEM when VRAM is full (zswap counts it as reject_alloc_fail;
+ * -ENOSPC would read as poor compression) and zswap sends the page to disk.
  *
  * Limits: zswap caps its pools at max_pool_percent of RAM, measured with
  * the size this driver reports, which is the VRAM it occupies.  See
@@ -120,7 +121,7 @@ enum ps3vram_swap_stat_item {
 	/* io_stat */
 	PS3VRAM_SWAP_STORES = NR_PS3VRAM_SWAP_MM_STATS,	/* map(WO) + upload */
 	PS3VRAM_SWAP_LOADS,		/* map(RO) + download */
-	PS3VRAM_SWAP_REJECT_FULL,	/* malloc: VRAM full, -ENOSPC */
+	PS3VRAM_SWAP_REJECT_FULL,	/* malloc: VRAM full, -ENOMEM */
 	PS3VRAM_SWAP_REJECT_SIZE,	/* malloc: larger than a page */
 	PS3VRAM_SWAP_RETRIES_UP,	/* uploads retried after a failure */
 	PS3VRAM_SWAP_RETRIES_DOWN,	/* downloads retried */
@@ -313,7 +314,7 @@ static int ps3vram_swap_alloc(struct ps3vram_swap_pool *pool,
 	if (!block) {
 		block = ps3vram_swap_block_get();
 		if (!block)
-			return -ENOSPC;
+			return -ENOMEM;
 		block->pool = pool;
 		block->class = class;
 		block->used = 0;
@@ -671,6 +672,8 @@ static void ps3vram_swap_destroy_pool(struct ps3vram_swap_pool *pool)
 		WARN_ONCE(1, "destroying a pool with %u objects in use\n",
 			  block->used);
 		ps3vram_swap_count(PS3VRAM_SWAP_STORED, -block->used);
+		ps3vram_swap_count(PS3VRAM_SWAP_STORED_BYTES, -(s64)block->used *
+				   ps3vram_swap_class_size(block->class));
 		ps3vram_swap_block_release(pool, block);
 	}
 	spin_unlock(&pool->lock);
@@ -785,7 +788,6 @@ static struct zpool_driver ps3vram_zpool_driver = {
 	.owner =		THIS_MODULE,
 	.create =		ps3vram_zpool_create,
 	.destroy =		ps3vram_zpool_destroy,
-	.malloc_support_movable = false,
 	.malloc =		ps3vram_zpool_malloc,
 	.free =			ps3vram_zpool_free,
 #if PS3VRAM_SWAP_EVICT

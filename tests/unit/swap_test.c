@@ -772,7 +772,8 @@ UNIT_TEST(swap_test_unmap_of_a_handle_not_mapped_warns_and_frees_no_slot)
 
 /* ---- VRAM full ---- */
 
-UNIT_TEST(swap_test_malloc_is_enospc_when_the_claim_is_full)
+/* -ENOMEM, not -ENOSPC: zswap would count a full VRAM as poor compression. */
+UNIT_TEST(swap_test_malloc_is_enomem_when_the_claim_is_full)
 {
 	unsigned long h[MiB / 4096], x = 0;
 	unsigned int i, block;
@@ -788,8 +789,8 @@ UNIT_TEST(swap_test_malloc_is_enospc_when_the_claim_is_full)
 	for (i = 0; i < ARRAY_SIZE(h); i++)
 		h[i] = swap_alloc(pool, 4096);
 	EXPECT_EQ(mm_stat(MM_VRAM_USED), MiB);
-	EXPECT_EQ(swap_malloc(pool, 4096, &x), -ENOSPC);
-	EXPECT_EQ(swap_malloc(pool, 64, &x), -ENOSPC);
+	EXPECT_EQ(swap_malloc(pool, 4096, &x), -ENOMEM);
+	EXPECT_EQ(swap_malloc(pool, 64, &x), -ENOMEM);
 	EXPECT_EQ(io_stat(IO_REJECT_FULL), 2);
 	EXPECT_EQ(io_stat(IO_REJECT_SIZE), 0);
 	EXPECT_EQ(mm_stat(MM_STORED), ARRAY_SIZE(h));
