@@ -9,6 +9,11 @@
 # failures, none read back by the CPU.  Afterwards all VRAM pages are free
 # again, also after swapoff.
 #
+# With the guest option rig.faults=N (run-vm --guest faults=N), the
+# software RSX hangs every Nth copy (emu_timeout_every): uploads that time
+# out reject their store, downloads are retried after the engine reset,
+# and still every page verifies.
+#
 # A stock kernel cannot have the backend (frontswap takes built-in code
 # only): there the scenario logs SKIP and passes, so that the scenario
 # runs on stock kernels stay green; scripts/debug-kernel runs it for real.
@@ -40,6 +45,13 @@ dmesg | grep -q 'ps3vram_frontswap: frontswap backend:' ||
 rig_log "$(dmesg | grep -E 'ps3vram|zswap|frontswap' | tr '\n' '|')"
 rig_log "mem_stat (used total): $(cat $S/mem_stat)"
 
+faults=$(rig_opt faults) || faults=0
+if [ "$faults" -gt 0 ]; then
+	echo "$faults" > /sys/module/ps3vram_dma/parameters/emu_timeout_every ||
+		rig_fail "cannot set emu_timeout_every (not the software RSX?)"
+	rig_log "fault injection: every ${faults}th copy hangs the engine"
+fi
+
 mib=$(($(rig_ram_mib) * 2))
 rig_watch_start $S
 rig_swapbench -s "$mib" -p 2 -o mixed -d mixed -S 3 -q ||
@@ -55,9 +67,16 @@ stores=$(column 1 $S/io_stat)
 loads=$(column 2 $S/io_stat)
 [ "$stores" -gt 10000 ] || rig_fail "only $stores pages stored through frontswap"
 [ "$loads" -gt 10000 ] || rig_fail "only $loads pages loaded through frontswap"
-[ "$(column 6 $S/io_stat)" = 0 ] || rig_fail "uploads failed: $(cat $S/io_stat)"
-[ "$(column 8 $S/io_stat)" = 0 ] ||
-	rig_fail "the CPU had to read pages: $(cat $S/io_stat)"
+if [ "$faults" -gt 0 ]; then
+	echo 0 > /sys/module/ps3vram_dma/parameters/emu_timeout_every
+	[ "$(column 7 $S/io_stat)" -gt 0 ] ||
+		rig_fail "no download was retried under fault injection"
+else
+	[ "$(column 6 $S/io_stat)" = 0 ] ||
+		rig_fail "uploads failed: $(cat $S/io_stat)"
+	[ "$(column 8 $S/io_stat)" = 0 ] ||
+		rig_fail "the CPU had to read pages: $(cat $S/io_stat)"
+fi
 [ "$(rig_watch_max mem_stat)" -gt 0 ] || rig_fail "VRAM never held a page"
 
 # Every page was invalidated when swapbench's workers exited.
