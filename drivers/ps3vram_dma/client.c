@@ -179,16 +179,8 @@ static const struct kobj_type ps3vram_dma_client_ktype = {
 static int wait_hist_show(struct seq_file *m, void *v)
 {
 	struct ps3vram_dma *dma = m->private;
-	unsigned int i;
-	u64 n;
 
-	seq_puts(m, "# le_ns count\n");
-	for (i = 0; i < PS3VRAM_HIST_BUCKETS; i++) {
-		n = atomic64_read(&dma->wait_hist.bucket[i]);
-		if (n)
-			seq_printf(m, "%llu %llu\n",
-				   ps3vram_hist_bucket_max(i), n);
-	}
+	ps3vram_hist_show(m, &dma->wait_hist);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(wait_hist);

@@ -40,6 +40,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/ps3vram_dma.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -133,6 +134,21 @@ u64 ps3vram_hist_percentile(struct ps3vram_hist *h, unsigned int pct)
 			return ps3vram_hist_bucket_max(i);
 	}
 	return ps3vram_hist_bucket_max(PS3VRAM_HIST_BUCKETS - 1);
+}
+
+/* The non-empty buckets as "le_ns count" lines, for debugfs. */
+void ps3vram_hist_show(struct seq_file *m, struct ps3vram_hist *h)
+{
+	unsigned int i;
+	u64 n;
+
+	seq_puts(m, "# le_ns count\n");
+	for (i = 0; i < PS3VRAM_HIST_BUCKETS; i++) {
+		n = atomic64_read(&h->bucket[i]);
+		if (n)
+			seq_printf(m, "%llu %llu\n",
+				   ps3vram_hist_bucket_max(i), n);
+	}
 }
 
 void ps3vram_hist_reset(struct ps3vram_hist *h)

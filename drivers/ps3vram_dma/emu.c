@@ -413,16 +413,8 @@ static const struct ps3vram_dma_hw_ops ps3vram_emu_ops = {
 static int overshoot_show(struct seq_file *m, void *v)
 {
 	struct ps3vram_emu *emu = m->private;
-	unsigned int i;
-	u64 n;
 
-	seq_puts(m, "# le_ns count\n");
-	for (i = 0; i < PS3VRAM_HIST_BUCKETS; i++) {
-		n = atomic64_read(&emu->overshoot.bucket[i]);
-		if (n)
-			seq_printf(m, "%llu %llu\n",
-				   ps3vram_hist_bucket_max(i), n);
-	}
+	ps3vram_hist_show(m, &emu->overshoot);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(overshoot);

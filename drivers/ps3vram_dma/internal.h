@@ -121,6 +121,7 @@ static inline bool ps3vram_ring_is_jump(u32 word)
 }
 
 struct ps3vram_dma_hw;
+struct seq_file;
 
 /**
  * struct ps3vram_dma_hw_ops - what a backend does for the engine core
@@ -181,6 +182,7 @@ void ps3vram_hist_add(struct ps3vram_hist *h, u64 ns);
 u64 ps3vram_hist_bucket_max(unsigned int i);
 u64 ps3vram_hist_percentile(struct ps3vram_hist *h, unsigned int pct);
 void ps3vram_hist_reset(struct ps3vram_hist *h);
+void ps3vram_hist_show(struct seq_file *m, struct ps3vram_hist *h);
 
 /* Backends, each a no-op stub when not configured. */
 #ifdef CONFIG_PS3VRAM_DMA_EMU
