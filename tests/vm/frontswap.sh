@@ -6,8 +6,8 @@
 # booted with ps3vram_frontswap.enable=1 and zswap off, the backend holds
 # frontswap; a 2x RAM working set goes through it, every page verifies,
 # and its counters show pages stored and loaded, none rejected by upload
-# failures, none read back by the CPU.  Afterwards all VRAM pages are free
-# again, also after swapoff.
+# failures, none read back by the CPU.  Afterwards VRAM holds no more
+# pages than swap does, and none after swapoff.
 #
 # With the guest option rig.faults=N (run-vm --guest faults=N), the
 # software RSX hangs every Nth copy (emu_timeout_every): uploads that time
@@ -79,9 +79,14 @@ else
 fi
 [ "$(rig_watch_max mem_stat)" -gt 0 ] || rig_fail "VRAM never held a page"
 
-# Every page was invalidated when swapbench's workers exited.
-[ "$(column 1 $S/mem_stat)" = 0 ] ||
-	rig_fail "VRAM pages left in use: $(cat $S/mem_stat)"
+# What is left in VRAM is still in swap: pages of the processes that live
+# on (the rig's shells) and swap cache pages not yet reclaimed.
+used=$(column 1 $S/mem_stat)
+swapped=$(awk '/^SwapTotal:/ { t = $2 } /^SwapFree:/ { f = $2 }
+	END { print int((t - f) / 4) }' /proc/meminfo)
+[ "$used" -le "$swapped" ] ||
+	rig_fail "$used VRAM pages in use but only $swapped pages in swap"
+# swapoff brings every page back and invalidates the area.
 swapoff /dev/vda || rig_fail "swapoff failed"
 [ "$(column 1 $S/mem_stat)" = 0 ] ||
 	rig_fail "VRAM pages left after swapoff: $(cat $S/mem_stat)"
