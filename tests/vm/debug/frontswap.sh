@@ -15,8 +15,8 @@
 # and still every page verifies.
 #
 # A stock kernel cannot have the backend (frontswap takes built-in code
-# only): there the scenario logs SKIP and passes, so that the scenario
-# runs on stock kernels stay green; scripts/debug-kernel runs it for real.
+# only), so this scenario lives in tests/vm/debug/, which only
+# scripts/debug-kernel runs; on any other kernel it fails.
 #
 # rig: --append "ps3vram_frontswap.enable=1 zswap.enabled=0" --timeout 1800
 
@@ -30,11 +30,8 @@ column()
 	cut -d' ' -f"$1" "$2"
 }
 
-if [ ! -d /sys/module/ps3vram_frontswap ]; then
-	rig_log "SKIP: ps3vram_frontswap is not built into this kernel" \
-		"(scripts/debug-kernel runs this scenario)"
-	rig_pass
-fi
+[ -d /sys/module/ps3vram_frontswap ] ||
+	rig_fail "ps3vram_frontswap is not built into this kernel"
 [ -d $S ] ||
 	rig_fail "no $S: the kernel has no built-in, registered frontswap backend"
 dmesg | grep -q 'ps3vram_frontswap: frontswap backend:' ||
