@@ -8,6 +8,8 @@
 #   make check        every test tier; ends with "N passed, N failed"
 #   make check-unit   userspace unit tests
 #   make check-vm     VM scenarios on 6.1 and 6.12
+#   make check-debug  the KASAN/lockdep/KUnit kernel tier (builds and caches
+#                     that kernel: tens of minutes the first time)
 #   make lint         checkpatch --strict, sparse, W=1, kernel-doc
 #   make ps3          cross build for the PS3 (ps3_defconfig)
 #   make clean
@@ -33,8 +35,8 @@ KDIR ?= $(if $(wildcard $(RUNNING_KDIR)),$(RUNNING_KDIR),/lib/modules/$(KVER_61)
 # kernels can be built side by side without cleaning.
 MOD_SRCS := Kbuild Kconfig include drivers mm
 
-.PHONY: all modules setup demo check check-unit check-vm check-build lint ps3 \
-	tools clean help
+.PHONY: all modules setup demo check check-unit check-vm check-debug lint ps3 \
+	tools clean
 all: modules
 
 setup:
@@ -73,6 +75,9 @@ check-vm: setup tools
 	@$(MAKE) --no-print-directory modules-$(KVER_61)
 	@$(MAKE) --no-print-directory modules-$(KVER_612)
 	@$(TOP)/tools/vm/run-scenarios
+
+check-debug: setup tools
+	@$(TOP)/scripts/debug-kernel check
 
 lint: setup
 	@$(TOP)/scripts/lint
