@@ -293,6 +293,7 @@ static int ps3vram_rsx_probe(struct ps3_system_bus_device *dev)
 {
 	u64 ddr_lpar, ctrl_lpar, info_lpar, reports_lpar, reports_size;
 	struct ps3vram_rsx *rsx;
+	unsigned long size;
 	int ret, status;
 
 	rsx = kzalloc(sizeof(*rsx), GFP_KERNEL);
@@ -300,11 +301,23 @@ static int ps3vram_rsx_probe(struct ps3_system_bus_device *dev)
 		return -ENOMEM;
 	rsx->dev = dev;
 
-	/* Naturally aligned, so 1 MiB aligned; in the linear mapping. */
+	/*
+	 * Naturally aligned, so 1 MiB aligned; in the linear mapping.  When
+	 * 2 MiB is not to be had (loaded late, under memory pressure), 1 MiB
+	 * still holds the FIFO and 240 slots.
+	 */
 	BUILD_BUG_ON(!is_power_of_2(PS3VRAM_RSX_XDR_SIZE) ||
 		     PS3VRAM_RSX_XDR_SIZE < PS3VRAM_RSX_XDR_ALIGN);
-	rsx->hw.xdr = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO,
-					       get_order(PS3VRAM_RSX_XDR_SIZE));
+	for (size = PS3VRAM_RSX_XDR_SIZE; size >= PS3VRAM_RSX_XDR_ALIGN;
+	     size /= 2) {
+		rsx->hw.xdr = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO |
+						       __GFP_RETRY_MAYFAIL |
+						       __GFP_NOWARN,
+						       get_order(size));
+		if (rsx->hw.xdr)
+			break;
+	}
+	rsx->hw.xdr_size = size;
 	if (!rsx->hw.xdr) {
 		dev_err(&dev->core, "cannot allocate the XDR buffer\n");
 		ret = -ENOMEM;
@@ -335,7 +348,7 @@ static int ps3vram_rsx_probe(struct ps3_system_bus_device *dev)
 	}
 
 	status = lv1_gpu_context_iomap(rsx->context, PS3VRAM_XDR_IOIF,
-				       rsx->xdr_lpar, PS3VRAM_RSX_XDR_SIZE,
+				       rsx->xdr_lpar, rsx->hw.xdr_size,
 				       PS3VRAM_RSX_IOPTE_FLAGS);
 	if (status) {
 		dev_err(&dev->core, "lv1_gpu_context_iomap failed: %d\n",
@@ -374,7 +387,6 @@ static int ps3vram_rsx_probe(struct ps3_system_bus_device *dev)
 	rsx->hw.ops = &ps3vram_rsx_ops;
 	rsx->hw.dev = &dev->core;
 	rsx->hw.name = "rsx";
-	rsx->hw.xdr_size = PS3VRAM_RSX_XDR_SIZE;
 
 	ret = ps3vram_dma_engine_add(&rsx->hw);
 	if (ret) {
@@ -392,7 +404,7 @@ unmap_ctrl:
 	iounmap(rsx->ctrl);
 unmap_xdr:
 	lv1_gpu_context_iomap(rsx->context, PS3VRAM_XDR_IOIF, rsx->xdr_lpar,
-			      PS3VRAM_RSX_XDR_SIZE, CBE_IOPTE_M);
+			      rsx->hw.xdr_size, CBE_IOPTE_M);
 free_context:
 	lv1_gpu_context_free(rsx->context);
 free_memory:
@@ -400,7 +412,7 @@ free_memory:
 close_device:
 	ps3_close_hv_device(dev);
 free_xdr:
-	free_pages((unsigned long)rsx->hw.xdr, get_order(PS3VRAM_RSX_XDR_SIZE));
+	free_pages((unsigned long)rsx->hw.xdr, get_order(rsx->hw.xdr_size));
 free_rsx:
 	kfree(rsx);
 	return ret;
@@ -413,7 +425,7 @@ static void ps3vram_rsx_release(struct ps3vram_rsx *rsx)
 	iounmap(rsx->reports);
 	iounmap(rsx->ctrl);
 	lv1_gpu_context_iomap(rsx->context, PS3VRAM_XDR_IOIF, rsx->xdr_lpar,
-			      PS3VRAM_RSX_XDR_SIZE, CBE_IOPTE_M);
+			      rsx->hw.xdr_size, CBE_IOPTE_M);
 	lv1_gpu_context_free(rsx->context);
 	lv1_gpu_memory_free(rsx->memory);
 	ps3_close_hv_device(rsx->dev);
@@ -431,7 +443,7 @@ static void ps3vram_rsx_remove(struct ps3_system_bus_device *dev)
 	if (!rsx->gone)
 		ps3vram_rsx_release(rsx);
 	ps3_system_bus_set_drvdata(dev, NULL);
-	free_pages((unsigned long)rsx->hw.xdr, get_order(PS3VRAM_RSX_XDR_SIZE));
+	free_pages((unsigned long)rsx->hw.xdr, get_order(rsx->hw.xdr_size));
 	kfree(rsx);
 }
 
