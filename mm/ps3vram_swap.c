@@ -11,8 +11,8 @@
  * The module claims one range of VRAM (vram_mb, default the largest free
  * range) and cuts it into 64 KiB blocks.  A block holds objects of one size
  * class: sizes are rounded up to a multiple of 32 bytes, 64 bytes at least,
- * so there are 127 classes from 64 to 4096 bytes and a block of class size
- * S holds 64 KiB / S objects.  The waste is the rounding (16 bytes per
+ * and steps that fit as many objects into a block share the largest one's
+ * class; a block of class size S holds 64 KiB / S objects.  The waste is the rounding (16 bytes per
  * object on average) and the tail of a block (< S, under 6.25 %), about
  * what zsmalloc loses.  Pools (zswap makes a new one when its compressor or
  * zpool changes) share the block supply; each keeps its own partial-block
@@ -231,11 +231,23 @@ static void ps3vram_swap_count(enum ps3vram_swap_stat_item item, s64 n)
 
 /* ---- handles and classes ----------------------------------------------- */
 
+/*
+ * Sizes round up to a 32-byte step; then steps that fit as many objects
+ * into a block are merged into the largest of them, as zsmalloc merges its
+ * classes.  The block holds the same number of objects either way, and
+ * one partly filled block serves the whole group: above 2 KiB there are 16
+ * such groups instead of 64 steps.
+ */
 static unsigned int ps3vram_swap_class(size_t size)
 {
-	size = max_t(size_t, size, PS3VRAM_SWAP_MIN_SIZE);
-	return DIV_ROUND_UP(size - PS3VRAM_SWAP_MIN_SIZE,
+	unsigned int objs, merged;
+
+	size = round_up(max_t(size_t, size, PS3VRAM_SWAP_MIN_SIZE),
+			PS3VRAM_SWAP_CLASS_DELTA);
+	objs = PS3VRAM_SWAP_BLOCK_SIZE / size;
+	merged = round_down(PS3VRAM_SWAP_BLOCK_SIZE / objs,
 			    PS3VRAM_SWAP_CLASS_DELTA);
+	return (merged - PS3VRAM_SWAP_MIN_SIZE) / PS3VRAM_SWAP_CLASS_DELTA;
 }
 
 static unsigned int ps3vram_swap_class_size(unsigned int class)

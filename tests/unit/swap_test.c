@@ -81,10 +81,15 @@ static struct task_struct *swap_task0;
 static u8 swap_local_copy[PAGE_SIZE];
 #endif
 
-/* Size class of an object of @size bytes: 32-byte steps, 64 at least. */
+/*
+ * Size class of an object of @size bytes: 32-byte steps, 64 at least, and
+ * steps with as many objects per block merged into the largest of them.
+ */
 static unsigned int class_size(size_t size)
 {
-	return size <= 64 ? 64 : round_up(size, 32);
+	unsigned int step = size <= 64 ? 64 : round_up(size, 32);
+
+	return round_down(BLOCK / (BLOCK / step), 32);
 }
 
 /* A pattern of @len bytes that is different for every @seed. */
@@ -391,6 +396,18 @@ UNIT_TEST(swap_test_classes_step_by_32_bytes_up_to_a_page)
 	EXPECT_EQ(class_size(65), 96);
 	EXPECT_EQ(ps3vram_swap_class(65), 1);
 	EXPECT_EQ(ps3vram_swap_class(4096), NR_CLASSES - 1);
+	/* Merged: 16 objects of 4064 or of 4096 bytes fit a block alike. */
+	EXPECT_EQ(ps3vram_swap_class(4064), NR_CLASSES - 1);
+	EXPECT_EQ(ps3vram_swap_class_size(ps3vram_swap_class(2080)), 2112);
+	EXPECT_EQ(ps3vram_swap_class_size(ps3vram_swap_class(2113)), 2176);
+	/* Merging never costs a block an object. */
+	for (i = 1; i <= PAGE_SIZE; i++)
+		if (ps3vram_swap_class_objs(ps3vram_swap_class(i)) !=
+		    BLOCK / (i <= 64 ? 64 : round_up(i, 32))) {
+			unit_fail("size %u: %u objects per block", i,
+				  ps3vram_swap_class_objs(ps3vram_swap_class(i)));
+			break;
+		}
 	EXPECT_EQ(PS3VRAM_SWAP_NR_CLASSES, NR_CLASSES);
 	for (i = 1; i <= PAGE_SIZE; i++)
 		if (ps3vram_swap_class_size(ps3vram_swap_class(i)) !=
