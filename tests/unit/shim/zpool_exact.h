@@ -2,11 +2,9 @@
 /*
  * struct zpool_driver field for field as each kernel declares it, for
  * tests that build a zpool driver once per interface (swap_test*.c).
- * shim/linux/zpool.h is the general shim and keeps malloc_support_movable
- * in every shape; this one has exactly the fields of that kernel's
- * include/linux/zpool.h, so that a driver initialising a field its kernel
- * does not have fails to build here as it would in Kbuild.  Include it
- * before the driver: it takes the place of <linux/zpool.h>.
+ * shim/linux/zpool.h includes it: it has exactly the fields of that
+ * kernel's include/linux/zpool.h, so that a driver initialising a field
+ * its kernel does not have fails to build here as it would in Kbuild.
  *
  * The shape is chosen by the PS3VRAM_ZPOOL_* macros mm/Kbuild derives
  * from the kernel's header:
@@ -25,12 +23,6 @@
  */
 #ifndef _UNIT_ZPOOL_EXACT_H
 #define _UNIT_ZPOOL_EXACT_H
-
-/* Stand in for shim/linux/zpool.h from here on. */
-#ifdef _UNIT_LINUX_ZPOOL_H
-#error "include zpool_exact.h before anything that includes <linux/zpool.h>"
-#endif
-#define _UNIT_LINUX_ZPOOL_H
 
 /* Types only: the driver's own pr_fmt must come before kernel.h. */
 #include <linux/types.h>
