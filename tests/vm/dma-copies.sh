@@ -23,6 +23,26 @@ field()
 	echo "$2" | sed -n "s/.*$1=\([0-9]*\).*/\1/p"
 }
 
+# faults - faults the software RSX has injected so far
+faults()
+{
+	cat /sys/kernel/debug/ps3vram_dma/emu/faults
+}
+
+# expect_failed_copies FAULTS0 - every injected fault since FAULTS0 made a
+# copy fail (its own wait timed out, or a reset discarded it), and at least
+# one waiter saw -ETIMEDOUT itself
+expect_failed_copies()
+{
+	local injected=$(($(faults) - $1))
+	local failed=$(($(field timeouts "$LAST") + $(field eio "$LAST")))
+
+	[ "$injected" -ge 5 ] || rig_fail "only $injected faults injected"
+	[ "$failed" -ge "$injected" ] ||
+		rig_fail "$injected faults but only $failed failed copies: $LAST"
+	[ "$(field timeouts "$LAST")" -ge 1 ] || rig_fail "no -ETIMEDOUT: $LAST"
+}
+
 # column N FILE - Nth column of a one-line stats file
 column()
 {
@@ -59,16 +79,18 @@ rig_log "injected hangs: every 2000th copy, 20 ms timeout"
 echo 20 > $P/timeout_ms
 echo 2000 > $P/emu_timeout_every
 resets=$(column 7 /sys/kernel/ps3vram_dma/io_stat)
+f0=$(faults)
 run_copies 20000
-[ "$(field timeouts "$LAST")" -ge 5 ] || rig_fail "hangs not seen as timeouts"
+expect_failed_copies "$f0"
 [ "$(column 7 /sys/kernel/ps3vram_dma/io_stat)" -gt "$resets" ] ||
 	rig_fail "no engine reset after a timeout"
 echo 0 > $P/emu_timeout_every
 
 rig_log "injected lost notifiers: every 1000th copy"
 echo 1000 > $P/emu_drop_every
+f0=$(faults)
 run_copies 10000
-[ "$(field timeouts "$LAST")" -ge 5 ] || rig_fail "lost notifiers not seen"
+expect_failed_copies "$f0"
 echo 0 > $P/emu_drop_every
 
 rig_log "injected stalls: 1 ms per copy, 100 us spin budget"
