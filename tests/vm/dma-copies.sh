@@ -43,12 +43,6 @@ expect_failed_copies()
 	[ "$(field timeouts "$LAST")" -ge 1 ] || rig_fail "no -ETIMEDOUT: $LAST"
 }
 
-# column N FILE - Nth column of a one-line stats file
-column()
-{
-	cut -d' ' -f"$1" "$2"
-}
-
 # run_copies N - N verified copies; fails on any mismatch or shortfall
 run_copies()
 {
@@ -68,7 +62,7 @@ modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
 modprobe ps3vram_dma_test || rig_fail "modprobe ps3vram_dma_test failed"
 [ "$(cat /sys/kernel/ps3vram_dma/backend)" = emu ] ||
 	rig_fail "engine backend is not the emulator"
-[ "$(column 1 /sys/kernel/ps3vram_dma/mem_stat)" -eq $((256 << 20)) ] ||
+[ "$(rig_column 1 /sys/kernel/ps3vram_dma/mem_stat)" -eq $((256 << 20)) ] ||
 	rig_fail "engine does not see 256 MiB of VRAM"
 
 rig_log "clean run on $(nproc) CPUs"
@@ -78,11 +72,11 @@ run_copies 100000
 rig_log "injected hangs: every 2000th copy, 20 ms timeout"
 echo 20 > $P/timeout_ms
 echo 2000 > $P/emu_timeout_every
-resets=$(column 7 /sys/kernel/ps3vram_dma/io_stat)
+resets=$(rig_column 7 /sys/kernel/ps3vram_dma/io_stat)
 f0=$(faults)
 run_copies 20000
 expect_failed_copies "$f0"
-[ "$(column 7 /sys/kernel/ps3vram_dma/io_stat)" -gt "$resets" ] ||
+[ "$(rig_column 7 /sys/kernel/ps3vram_dma/io_stat)" -gt "$resets" ] ||
 	rig_fail "no engine reset after a timeout"
 echo 0 > $P/emu_timeout_every
 
@@ -96,10 +90,10 @@ echo 0 > $P/emu_drop_every
 rig_log "injected stalls: 1 ms per copy, 100 us spin budget"
 echo 100 > $P/spin_us
 echo 1000 > $P/emu_stall_us
-slept=$(column 2 /sys/kernel/ps3vram_dma/wait_stat)
+slept=$(rig_column 2 /sys/kernel/ps3vram_dma/wait_stat)
 run_copies 1000
 [ "$(field timeouts "$LAST")" = 0 ] || rig_fail "a 1 ms stall timed out"
-[ "$(column 2 /sys/kernel/ps3vram_dma/wait_stat)" -gt "$slept" ] ||
+[ "$(rig_column 2 /sys/kernel/ps3vram_dma/wait_stat)" -gt "$slept" ] ||
 	rig_fail "stalled waits did not leave the spin phase"
 echo 0 > $P/emu_stall_us
 

@@ -29,12 +29,6 @@ STAT_JSON=/tmp/stat.json
 STAT_TEXT=/tmp/stat.txt
 SB_LOG=/tmp/swapbench.log
 
-# column N FILE - Nth column of a one-line stats file
-column()
-{
-	cut -d' ' -f"$1" "$2"
-}
-
 # vmstat NAME - /proc/vmstat counter, "-" when the kernel has none
 vmstat()
 {
@@ -133,7 +127,7 @@ pool_matches()
 	local before after objs
 
 	before=$(($(zswap stored_pages) - $(zswap same_filled_pages)))
-	objs=$(column 1 $S/mm_stat)
+	objs=$(rig_column 1 $S/mm_stat)
 	after=$(($(zswap stored_pages) - $(zswap same_filled_pages)))
 	rig_log "pool: zswap $before/$after, backend $objs objects"
 	[ "$before" = "$after" ] && [ "$objs" = "$before" ]
@@ -143,7 +137,7 @@ pool_matches()
 # have them
 counters()
 {
-	echo "$(column 1 $S/mm_stat) $(column 1 $S/io_stat)" \
+	echo "$(rig_column 1 $S/mm_stat) $(rig_column 1 $S/io_stat)" \
 	     "$(vmstat zswpout | sed 's/^-$/null/')"
 }
 
@@ -176,7 +170,7 @@ check_paused()
 			"stored_pages: $(cat $S/mm_stat), $(zswap stored_pages)"
 		sleep 1
 	done
-	[ "$(column 1 $S/mm_stat)" -gt 1000 ] ||
+	[ "$(rig_column 1 $S/mm_stat)" -gt 1000 ] ||
 		rig_fail "too few pages held in VRAM: $(cat $S/mm_stat)"
 
 	n=0
@@ -277,8 +271,8 @@ check_moves()
 {
 	local stores loads out in wb same
 
-	stores=$(($(column 1 $S/io_stat) - $1))
-	loads=$(($(column 2 $S/io_stat) - $2))
+	stores=$(($(rig_column 1 $S/io_stat) - $1))
+	loads=$(($(rig_column 2 $S/io_stat) - $2))
 	if [ "$3" = - ]; then
 		rig_log "no zswpout in /proc/vmstat: stores $stores, loads $loads"
 		[ "$stores" -gt 0 ] || rig_fail "no stores: $stores"
@@ -321,8 +315,8 @@ rig_log "kernel $(rig_kernel_series): zswpin $(vmstat zswpin)," \
 
 check_cli
 
-stores0=$(column 1 $S/io_stat)
-loads0=$(column 2 $S/io_stat)
+stores0=$(rig_column 1 $S/io_stat)
+loads0=$(rig_column 2 $S/io_stat)
 out0=$(vmstat zswpout)
 in0=$(vmstat zswpin)
 wb0=$(writebacks)

@@ -15,12 +15,6 @@
 
 S=/sys/kernel/ps3vram_swap
 
-# column N FILE - Nth column of a one-line stats file
-column()
-{
-	cut -d' ' -f"$1" "$2"
-}
-
 [ -d /sys/module/ps3vram_swap ] ||
 	rig_fail "ps3vram_swap was not loaded at boot"
 [ "$(rig_param zswap.zpool)" = ps3vram ] ||
@@ -45,18 +39,18 @@ rig_log "zswap: stored_pages $(rig_zswap_stat stored_pages)" \
 	"reject_alloc_fail $(rig_zswap_stat reject_alloc_fail)"
 rig_meminfo
 
-stores=$(column 1 $S/io_stat)
-loads=$(column 2 $S/io_stat)
+stores=$(rig_column 1 $S/io_stat)
+loads=$(rig_column 2 $S/io_stat)
 [ "$stores" -gt 10000 ] || rig_fail "only $stores pages stored in VRAM"
 [ "$loads" -gt 10000 ] || rig_fail "only $loads pages loaded from VRAM"
-[ "$(column 7 $S/io_stat) $(column 8 $S/io_stat)" = "0 0" ] ||
+[ "$(rig_column 7 $S/io_stat) $(rig_column 8 $S/io_stat)" = "0 0" ] ||
 	rig_fail "the CPU had to move data: $(cat $S/io_stat)"
 
 # What is left belongs to the other processes of the guest.
 stored=$(rig_zswap_stat stored_pages)
 same=$(rig_zswap_stat same_filled_pages) || same=0	# 6.12: none
-[ "$(column 1 $S/mm_stat)" -eq $((stored - same)) ] ||
-	rig_fail "pool holds $(column 1 $S/mm_stat) objects, zswap $stored - $same"
+[ "$(rig_column 1 $S/mm_stat)" -eq $((stored - same)) ] ||
+	rig_fail "pool holds $(rig_column 1 $S/mm_stat) objects, zswap $stored - $same"
 
 rmmod ps3vram_swap 2>/dev/null && rig_fail "ps3vram_swap unloaded under zswap"
 

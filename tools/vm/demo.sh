@@ -15,12 +15,6 @@
 
 S=/sys/kernel/ps3vram_swap
 
-# column N FILE - Nth column of a one-line stats file
-column()
-{
-	cut -d' ' -f"$1" "$2"
-}
-
 [ "$(rig_param zswap.zpool)" = ps3vram ] ||
 	rig_fail "zswap did not take the ps3vram zpool: $(rig_param zswap.zpool)"
 rig_log "$(dmesg | grep -E 'ps3vram_swap:|zswap:' | sed 's/^\[[^]]*\] //' | tr '\n' ' ')"
@@ -34,8 +28,8 @@ rc=$?
 kill $stat
 wait $stat 2>/dev/null
 
-stores=$(column 1 $S/io_stat)
-loads=$(column 2 $S/io_stat)
+stores=$(rig_column 1 $S/io_stat)
+loads=$(rig_column 2 $S/io_stat)
 echo
 echo "demo: $mib MiB workload on $(rig_ram_mib) MiB of RAM:" \
 	"$stores pages went to VRAM, $loads came back," \

@@ -24,12 +24,6 @@
 
 S=/sys/kernel/ps3vram_frontswap
 
-# column N FILE - Nth column of a one-line stats file
-column()
-{
-	cut -d' ' -f"$1" "$2"
-}
-
 [ -d /sys/module/ps3vram_frontswap ] ||
 	rig_fail "ps3vram_frontswap is not built into this kernel"
 [ -d $S ] ||
@@ -60,32 +54,32 @@ rig_log "mem_stat: $(cat $S/mem_stat)"
 rig_log "engine io_stat: $(cat /sys/kernel/ps3vram_dma/io_stat)"
 rig_meminfo
 
-stores=$(column 1 $S/io_stat)
-loads=$(column 2 $S/io_stat)
+stores=$(rig_column 1 $S/io_stat)
+loads=$(rig_column 2 $S/io_stat)
 [ "$stores" -gt 10000 ] || rig_fail "only $stores pages stored through frontswap"
 [ "$loads" -gt 10000 ] || rig_fail "only $loads pages loaded through frontswap"
 if [ "$faults" -gt 0 ]; then
 	echo 0 > /sys/module/ps3vram_dma/parameters/emu_timeout_every
-	[ "$(column 7 $S/io_stat)" -gt 0 ] ||
+	[ "$(rig_column 7 $S/io_stat)" -gt 0 ] ||
 		rig_fail "no download was retried under fault injection"
 else
-	[ "$(column 6 $S/io_stat)" = 0 ] ||
+	[ "$(rig_column 6 $S/io_stat)" = 0 ] ||
 		rig_fail "uploads failed: $(cat $S/io_stat)"
-	[ "$(column 8 $S/io_stat)" = 0 ] ||
+	[ "$(rig_column 8 $S/io_stat)" = 0 ] ||
 		rig_fail "the CPU had to read pages: $(cat $S/io_stat)"
 fi
 [ "$(rig_watch_max mem_stat)" -gt 0 ] || rig_fail "VRAM never held a page"
 
 # What is left in VRAM is still in swap: pages of the processes that live
 # on (the rig's shells) and swap cache pages not yet reclaimed.
-used=$(column 1 $S/mem_stat)
+used=$(rig_column 1 $S/mem_stat)
 swapped=$(awk '/^SwapTotal:/ { t = $2 } /^SwapFree:/ { f = $2 }
 	END { print int((t - f) / 4) }' /proc/meminfo)
 [ "$used" -le "$swapped" ] ||
 	rig_fail "$used VRAM pages in use but only $swapped pages in swap"
 # swapoff brings every page back and invalidates the area.
 swapoff /dev/vda || rig_fail "swapoff failed"
-[ "$(column 1 $S/mem_stat)" = 0 ] ||
+[ "$(rig_column 1 $S/mem_stat)" = 0 ] ||
 	rig_fail "VRAM pages left after swapoff: $(cat $S/mem_stat)"
 rig_dmesg_check
 rig_pass

@@ -193,6 +193,13 @@ rig_ram_mib()
 	awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo
 }
 
+# rig_column N FILE - the Nth column of a one-line stats file (the
+# ps3vram io_stat, mm_stat, mem_stat files)
+rig_column()
+{
+	cut -d' ' -f"$1" "$2"
+}
+
 # rig_vmstat NAME - print a /proc/vmstat counter; false if the kernel has none
 rig_vmstat()
 {
