@@ -6,7 +6,8 @@
  *   parse_test NAME         run one case: exit 0 passed, 1 failed
  *
  * tests/run.sh runs every case in its own process (built with ASan and
- * UBSan) and counts them with its CLI tests.  Cases that need a recorded
+ * UBSan) and counts them with its CLI tests; the runner of both is in
+ * tools/lib/test.h and tools/lib/test.sh.  Cases that need a recorded
  * snapshot read it under $PS_TEST_DATA (tests/data).
  */
 #define _GNU_SOURCE
@@ -17,46 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/test.h"
 #include "report.h"
 #include "sample.h"
-
-/**
- * struct t_case - the running case
- * @name:   its name
- * @failed: expectations that did not hold
- */
-struct t_case {
-	const char *name;
-	int failed;
-};
-
-#define EXPECT(t, cond) \
-	t_expect(t, (cond), #cond, __FILE__, __LINE__)
-#define EXPECT_STR(t, got, want) \
-	t_expect_str(t, (got), (want), __FILE__, __LINE__)
-
-static bool t_expect(struct t_case *t, bool ok, const char *what,
-		     const char *file, int line)
-{
-	if (!ok) {
-		fprintf(stderr, "%s:%d: %s: expected %s\n", file, line,
-			t->name, what);
-		t->failed++;
-	}
-	return ok;
-}
-
-static bool t_expect_str(struct t_case *t, const char *got, const char *want,
-			 const char *file, int line)
-{
-	if (strcmp(got, want)) {
-		fprintf(stderr, "%s:%d: %s: got \"%s\", want \"%s\"\n", file,
-			line, t->name, got, want);
-		t->failed++;
-		return false;
-	}
-	return true;
-}
 
 /* A recorded file under $PS_TEST_DATA, NUL-terminated; exits if absent. */
 static char *t_data(const char *path)
@@ -81,12 +45,8 @@ static char *t_data(const char *path)
 
 static struct ps_sample *t_sample(void)
 {
-	struct ps_sample *s = calloc(1, sizeof(*s));
+	struct ps_sample *s = t_zalloc(sizeof(*s));
 
-	if (!s) {
-		perror("calloc");
-		exit(2);
-	}
 	s->hist.n = -1;
 	for (int f = 0; f < PS_NR_FILES; f++)
 		s->file[f].ncols = -1;
@@ -95,7 +55,7 @@ static struct ps_sample *t_sample(void)
 
 /* ---------------------------------------------------------------- columns */
 
-static void cols_test_current_io_stat_has_every_column(struct t_case *t)
+static void cols_test_current_io_stat_has_every_column(struct t_test *t)
 {
 	struct ps_stat_file f;
 
@@ -105,7 +65,7 @@ static void cols_test_current_io_stat_has_every_column(struct t_case *t)
 	EXPECT(t, f.bad == 0);
 }
 
-static void cols_test_short_line_counts_what_is_there(struct t_case *t)
+static void cols_test_short_line_counts_what_is_there(struct t_test *t)
 {
 	struct ps_stat_file f;
 
@@ -115,7 +75,7 @@ static void cols_test_short_line_counts_what_is_there(struct t_case *t)
 	EXPECT(t, ps_parse_cols("\n", &f) == 0);
 }
 
-static void cols_test_extra_columns_beyond_the_limit_are_ignored(struct t_case *t)
+static void cols_test_extra_columns_beyond_the_limit_are_ignored(struct t_test *t)
 {
 	struct ps_stat_file f;
 	char line[256] = "";
@@ -128,7 +88,7 @@ static void cols_test_extra_columns_beyond_the_limit_are_ignored(struct t_case *
 	EXPECT(t, f.bad == 0);
 }
 
-static void cols_test_non_numbers_are_marked_bad_one_by_one(struct t_case *t)
+static void cols_test_non_numbers_are_marked_bad_one_by_one(struct t_test *t)
 {
 	struct ps_stat_file f;
 
@@ -137,7 +97,7 @@ static void cols_test_non_numbers_are_marked_bad_one_by_one(struct t_case *t)
 	EXPECT(t, f.v[0] == 1 && f.v[3] == 4 && f.v[6] == 7);
 }
 
-static void cols_test_largest_u64_and_odd_spacing_parse(struct t_case *t)
+static void cols_test_largest_u64_and_odd_spacing_parse(struct t_test *t)
 {
 	struct ps_stat_file f;
 
@@ -147,7 +107,7 @@ static void cols_test_largest_u64_and_odd_spacing_parse(struct t_case *t)
 
 /* ---------------------------------------------------------------- hist */
 
-static void hist_test_recorded_hist_gives_wait_stat_percentiles(struct t_case *t)
+static void hist_test_recorded_hist_gives_wait_stat_percentiles(struct t_test *t)
 {
 	struct ps_sample *s = t_sample();
 	uint64_t p50, p99, p100;
@@ -167,7 +127,7 @@ static void hist_test_recorded_hist_gives_wait_stat_percentiles(struct t_case *t
 	free(s);
 }
 
-static void hist_test_interval_percentile_uses_only_new_waits(struct t_case *t)
+static void hist_test_interval_percentile_uses_only_new_waits(struct t_test *t)
 {
 	struct ps_hist prev, cur;
 	uint64_t le;
@@ -181,7 +141,7 @@ static void hist_test_interval_percentile_uses_only_new_waits(struct t_case *t)
 	EXPECT(t, le == 1023);
 }
 
-static void hist_test_no_new_waits_is_zero(struct t_case *t)
+static void hist_test_no_new_waits_is_zero(struct t_test *t)
 {
 	struct ps_hist h;
 	uint64_t le = 1;
@@ -191,7 +151,7 @@ static void hist_test_no_new_waits_is_zero(struct t_case *t)
 	EXPECT(t, le == 0);
 }
 
-static void hist_test_counts_going_down_mean_since_reload(struct t_case *t)
+static void hist_test_counts_going_down_mean_since_reload(struct t_test *t)
 {
 	struct ps_hist prev, cur;
 	uint64_t le;
@@ -202,7 +162,7 @@ static void hist_test_counts_going_down_mean_since_reload(struct t_case *t)
 	EXPECT(t, le == 4095);
 }
 
-static void hist_test_malformed_files_are_rejected(struct t_case *t)
+static void hist_test_malformed_files_are_rejected(struct t_test *t)
 {
 	static const char *const bad[] = {
 		"1023\n", "1023 5 7\n", "1023 x\n", "2047 1\n1023 1\n",
@@ -212,7 +172,7 @@ static void hist_test_malformed_files_are_rejected(struct t_case *t)
 	uint64_t le;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < T_ARRAY_SIZE(bad); i++) {
 		EXPECT(t, ps_parse_hist(bad[i], &h) == -EINVAL);
 		EXPECT(t, h.n == -1);
 		EXPECT(t, ps_hist_delta_pct(&h, NULL, 50, &le) == -EINVAL);
@@ -220,7 +180,7 @@ static void hist_test_malformed_files_are_rejected(struct t_case *t)
 	EXPECT(t, !ps_parse_hist("", &h) && h.n == 0);
 }
 
-static void hist_test_too_many_lines_are_rejected(struct t_case *t)
+static void hist_test_too_many_lines_are_rejected(struct t_test *t)
 {
 	size_t size = (PS_HIST_MAX + 1) * 16;
 	char *text = malloc(size), *p = text;
@@ -235,7 +195,7 @@ static void hist_test_too_many_lines_are_rejected(struct t_case *t)
 
 /* ---------------------------------------------------------------- vmstat */
 
-static void vmstat_test_picks_exact_names_only(struct t_case *t)
+static void vmstat_test_picks_exact_names_only(struct t_test *t)
 {
 	struct ps_sample *s = t_sample();
 
@@ -249,7 +209,7 @@ static void vmstat_test_picks_exact_names_only(struct t_case *t)
 	free(s);
 }
 
-static void vmstat_test_recorded_kernels(struct t_case *t)
+static void vmstat_test_recorded_kernels(struct t_test *t)
 {
 	struct ps_sample *s = t_sample();
 
@@ -265,7 +225,7 @@ static void vmstat_test_recorded_kernels(struct t_case *t)
 
 /* ---------------------------------------------------------------- format */
 
-static void fmt_test_fits_width_with_decimals_then_suffix(struct t_case *t)
+static void fmt_test_fits_width_with_decimals_then_suffix(struct t_test *t)
 {
 	struct ps_val v = { 123456, true };
 	char buf[32];
@@ -293,7 +253,7 @@ static void fmt_test_fits_width_with_decimals_then_suffix(struct t_case *t)
 	EXPECT_STR(t, buf, "256.0");
 }
 
-static void fmt_test_invalid_values_are_a_dash(struct t_case *t)
+static void fmt_test_invalid_values_are_a_dash(struct t_test *t)
 {
 	struct ps_val v = { 5, false };
 	char buf[32];
@@ -317,7 +277,7 @@ static void set_io(struct ps_sample *s, uint64_t stores, uint64_t loads)
 	ps_parse_cols(line, &s->file[PS_SWAP_IO_STAT]);
 }
 
-static void row_test_rates_are_deltas_over_elapsed(struct t_case *t)
+static void row_test_rates_are_deltas_over_elapsed(struct t_test *t)
 {
 	struct ps_sample *a = t_sample(), *b = t_sample();
 	struct ps_row row;
@@ -335,7 +295,7 @@ static void row_test_rates_are_deltas_over_elapsed(struct t_case *t)
 	free(b);
 }
 
-static void row_test_counter_going_down_counts_from_reload(struct t_case *t)
+static void row_test_counter_going_down_counts_from_reload(struct t_test *t)
 {
 	struct ps_sample *a = t_sample(), *b = t_sample();
 	struct ps_row row;
@@ -348,7 +308,7 @@ static void row_test_counter_going_down_counts_from_reload(struct t_case *t)
 	free(b);
 }
 
-static void row_test_a_value_missing_on_either_side_stays_missing(struct t_case *t)
+static void row_test_a_value_missing_on_either_side_stays_missing(struct t_test *t)
 {
 	struct ps_sample *a = t_sample(), *b = t_sample();
 	struct ps_row row;
@@ -364,7 +324,7 @@ static void row_test_a_value_missing_on_either_side_stays_missing(struct t_case 
 	free(b);
 }
 
-static void row_test_ratio_and_free_vram_from_mm_stat(struct t_case *t)
+static void row_test_ratio_and_free_vram_from_mm_stat(struct t_test *t)
 {
 	struct ps_sample *s = t_sample();
 	struct ps_row row;
@@ -383,7 +343,7 @@ static void row_test_ratio_and_free_vram_from_mm_stat(struct t_case *t)
 	free(s);
 }
 
-static void row_test_wait_window_falls_back_without_hist(struct t_case *t)
+static void row_test_wait_window_falls_back_without_hist(struct t_test *t)
 {
 	struct ps_sample *a = t_sample(), *b = t_sample();
 	struct ps_row row;
@@ -404,12 +364,7 @@ static void row_test_wait_window_falls_back_without_hist(struct t_case *t)
 
 /* ---------------------------------------------------------------- main */
 
-#define T_CASE(fn)	{ #fn, fn }
-
-static const struct {
-	const char *name;
-	void (*fn)(struct t_case *t);
-} t_cases[] = {
+static const struct t_case ps_cases[] = {
 	T_CASE(cols_test_current_io_stat_has_every_column),
 	T_CASE(cols_test_short_line_counts_what_is_there),
 	T_CASE(cols_test_extra_columns_beyond_the_limit_are_ignored),
@@ -432,29 +387,7 @@ static const struct {
 	T_CASE(row_test_wait_window_falls_back_without_hist),
 };
 
-#define T_NR_CASES	(sizeof(t_cases) / sizeof(t_cases[0]))
-
 int main(int argc, char **argv)
 {
-	struct t_case t = { 0 };
-	unsigned int i;
-
-	if (argc == 2 && !strcmp(argv[1], "--list")) {
-		for (i = 0; i < T_NR_CASES; i++)
-			printf("%s\n", t_cases[i].name);
-		return 0;
-	}
-	if (argc != 2) {
-		fprintf(stderr, "usage: parse_test --list | NAME\n");
-		return 2;
-	}
-	for (i = 0; i < T_NR_CASES; i++) {
-		if (strcmp(argv[1], t_cases[i].name))
-			continue;
-		t.name = t_cases[i].name;
-		t_cases[i].fn(&t);
-		return t.failed ? 1 : 0;
-	}
-	fprintf(stderr, "parse_test: no case %s\n", argv[1]);
-	return 2;
+	return t_main(argc, argv, ps_cases, T_ARRAY_SIZE(ps_cases), "");
 }

@@ -12,64 +12,33 @@
 # stopped holding its pages in VRAM and 2 s after it resumed.  Tests copy
 # them to a temp dir and break them (older module, malformed, unreadable).
 #
-# Each test_* function runs in its own subshell; an assertion that does not
-# hold prints why and exits that subshell, so a test passes only by getting
-# to its end.  The last line is "N passed, N failed"; the exit status is
-# non-zero if anything failed.
+# The runner and the assertions are tools/lib/test.sh's: each test runs in
+# its own subshell and passes only by getting to its end.  The last line is
+# "N passed, N failed"; the exit status is non-zero if anything failed.
 set -euo pipefail
 
-BUILD=$(cd "${1:?usage: run.sh BUILD_DIR}" && pwd)
+# shellcheck source-path=SCRIPTDIR source=../../lib/test.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../lib/test.sh"
+
+t_init "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 BIN="$BUILD/ps3vram-stat"
 PT="$BUILD/parse_test"
 DATA="$HERE/data"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 export PS_TEST_DATA=$DATA
 unset PS3VRAM_STAT_ROOT LINES
-SKIP_STATUS=77
 
 SWAP=sys/kernel/ps3vram_swap
 DMA=sys/kernel/ps3vram_dma
 HIST=sys/kernel/debug/ps3vram_dma/wait_hist
 
-# ------------------------------------------------------------ assertions
+# ------------------------------------------------------------ helpers
 
-fail() {
-	echo "    FAIL: $*" >&2
-	exit 1
-}
-
-skip() {
-	echo "    SKIP: $*" >&2
-	exit "$SKIP_STATUS"
-}
-
-# st ARGS...: run ps3vram-stat; stdout, stderr and exit status land in
-# $TMP/out, $TMP/err and $TMP/rc.  A run that would go on sampling is
-# killed after $ST_TIMEOUT seconds (exit 124).
+# st ARGS...: capture ps3vram-stat ARGS (see capture).  A run that would go
+# on sampling is killed after $ST_TIMEOUT seconds (exit 124).
 ST_TIMEOUT=10
 st() {
-	local rc=0
-
-	timeout "$ST_TIMEOUT" "$BIN" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
-	echo "$rc" >"$TMP/rc"
-}
-
-expect_rc() {
-	local rc
-
-	rc=$(cat "$TMP/rc")
-	[[ $rc == "$1" ]] || fail "exit status $rc, want $1 (stderr: $(head -3 "$TMP/err"))"
-}
-
-# expect_grep FILE ERE: FILE has a line matching ERE.
-expect_grep() {
-	grep -Eq -- "$2" "$TMP/$1" || fail "no /$2/ in $1: $(head -5 "$TMP/$1")"
-}
-
-expect_no_grep() {
-	! grep -Eq -- "$2" "$TMP/$1" || fail "/$2/ in $1: $(grep -E -- "$2" "$TMP/$1" | head -3)"
+	capture timeout "$ST_TIMEOUT" "$BIN" "$@"
 }
 
 # snap NAME [KERNEL] [WHEN]: a writable copy of a recorded snapshot at
@@ -79,15 +48,16 @@ snap() {
 	cp -r "$DATA/${2:-linux-6.12}/${3:-paused}" "$TMP/$1"
 }
 
-# replay NAME DIR...: $TMP/NAME/0, 1, ... are DIR..., for --root NAME/%u.
+# replay DIR...: the samples of --root "$REPLAY" are DIR... in turn
+# ($TMP/replay/0, 1, ... link to them).
+REPLAY=$TMP/replay/%u
 replay() {
-	local name=$1 i=0 d
+	local i=0 d
 
-	shift
-	rm -rf "${TMP:?}/$name"
-	mkdir -p "$TMP/$name"
+	rm -rf "${TMP:?}/replay"
+	mkdir -p "$TMP/replay"
 	for d in "$@"; do
-		ln -s "$d" "$TMP/$name/$i"
+		ln -s "$d" "$TMP/replay/$i"
 		i=$((i + 1))
 	done
 }
@@ -142,7 +112,7 @@ test_help_fits_a_screen_and_exits_0() {
 	expect_grep out '^usage: ps3vram-stat \[options\] \[interval \[count\]\]$'
 	(($(wc -l <"$TMP/out") <= 24)) || fail "--help is $(wc -l <"$TMP/out") lines"
 	(($(wc -L <"$TMP/out") <= 80)) || fail "--help is $(wc -L <"$TMP/out") columns wide"
-	[[ ! -s $TMP/err ]] || fail "stderr: $(cat "$TMP/err")"
+	expect_empty err
 }
 
 test_bad_interval_or_count_exits_2_with_usage_on_stderr() {
@@ -186,7 +156,7 @@ test_modules_not_loaded_exit_1_and_say_so() {
 	expect_rc 1
 	expect_grep err 'ps3vram_swap and ps3vram_dma are not loaded'
 	expect_grep err 'modprobe ps3vram_swap'
-	[[ ! -s $TMP/out ]] || fail "stdout: $(cat "$TMP/out")"
+	expect_empty out
 }
 
 test_missing_root_exits_1() {
@@ -196,11 +166,9 @@ test_missing_root_exits_1() {
 }
 
 test_root_comes_from_the_environment_too() {
-	local rc=0
-
 	snap s
-	PS3VRAM_STAT_ROOT="$TMP/s" "$BIN" -j >"$TMP/out" 2>"$TMP/err" || rc=$?
-	[[ $rc == 0 ]] || fail "exit $rc: $(cat "$TMP/err")"
+	PS3VRAM_STAT_ROOT="$TMP/s" st -j
+	expect_rc 0
 	json_check "assert s[0]['pages_stored'] == cols('$TMP/s/$SWAP/mm_stat')[0]"
 }
 
@@ -214,9 +182,7 @@ test_unreadable_stats_file_exits_1_with_its_path() {
 		chmod 755 "$TMP"
 		run=(setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN")
 	fi
-	local rc=0
-	"${run[@]}" --root "$TMP/s" >"$TMP/out" 2>"$TMP/err" || rc=$?
-	echo "$rc" >"$TMP/rc"
+	capture "${run[@]}" --root "$TMP/s"
 	expect_rc 1
 	expect_grep err "cannot read $TMP/s/$SWAP/io_stat: Permission denied"
 }
@@ -239,8 +205,8 @@ test_text_report_of_a_current_snapshot_shows_the_files() {
 
 	st --root "$s"
 	expect_rc 0
-	[[ ! -s $TMP/err ]] || fail "stderr: $(cat "$TMP/err")"
-	[[ $(wc -l <"$TMP/out") == 3 ]] || fail "want 2 header lines and 1 row: $(cat "$TMP/out")"
+	expect_empty err
+	expect_lines out 3 "2 header lines and 1 row"
 	expect_grep out '^-+vram-+ -+swap/s-+ -+dma MB/s-+ -+wait us-+ errors +-+kernel/s-+$'
 	expect_text_val 1 pages "$(col "$s/$SWAP/mm_stat" 1)"
 	expect_text_val 1 used "$(awk '{ printf "%.1f", $3 / 1048576 }' "$s/$SWAP/mm_stat")"
@@ -305,8 +271,8 @@ test_wide_output_adds_columns() {
 test_replay_gives_rates_over_the_interval() {
 	local k=$DATA/linux-6.12
 
-	replay r "$k/paused" "$k/running"
-	st -j --root "$TMP/r/%u" 2 2
+	replay "$k/paused" "$k/running"
+	st -j --root "$REPLAY" 2 2
 	expect_rc 0
 	json_check "
 p, q = '$k/paused/', '$k/running/'
@@ -322,7 +288,7 @@ assert abs(o['dma_bytes_down_per_s'] - d / 2) < 0.001
 assert o['wait_p50_us'] > 0 and o['wait_p99_us'] >= o['wait_p50_us']
 assert o['stores'] == cols(q + '$SWAP/io_stat')[0]
 "
-	st --root "$TMP/r/%u" 2 2
+	st --root "$REPLAY" 2 2
 	expect_rc 0
 	expect_text_val 2 st "$(awk -v a="$(col "$k/paused/$SWAP/io_stat" 1)" \
 		'{ printf "%.0f", ($1 - a) / 2 }' "$k/running/$SWAP/io_stat")"
@@ -332,17 +298,17 @@ assert o['stores'] == cols(q + '$SWAP/io_stat')[0]
 test_replay_ends_with_the_recording() {
 	local k=$DATA/linux-6.1
 
-	replay r "$k/paused" "$k/running" "$k/paused"
-	st -j --root "$TMP/r/%u" 1
+	replay "$k/paused" "$k/running" "$k/paused"
+	st -j --root "$REPLAY" 1
 	expect_rc 0
-	[[ $(wc -l <"$TMP/out") == 3 ]] || fail "want 3 samples: $(cat "$TMP/out")"
+	expect_lines out 3 "3 samples"
 }
 
 test_counters_going_down_count_from_the_reload() {
 	local k=$DATA/linux-6.12
 
-	replay r "$k/running" "$k/paused"
-	st -j --root "$TMP/r/%u" 1 2
+	replay "$k/running" "$k/paused"
+	st -j --root "$REPLAY" 1 2
 	expect_rc 0
 	json_check "
 assert s[1]['stores_per_s'] == cols('$k/paused/$SWAP/io_stat')[0]"
@@ -354,28 +320,27 @@ test_unreadable_hist_falls_back_to_percentiles_since_load() {
 	snap a linux-6.12 paused
 	snap b linux-6.12 running
 	rm "$TMP/a/$HIST" "$TMP/b/$HIST"
-	replay r "$TMP/a" "$TMP/b" "$TMP/a"
-	st -j --root "$TMP/r/%u" 1
+	replay "$TMP/a" "$TMP/b" "$TMP/a"
+	st -j --root "$REPLAY" 1
 	expect_rc 0
-	[[ $(grep -c 'wait_hist is not readable' "$TMP/err") == 1 ]] ||
-		fail "want the note once: $(cat "$TMP/err")"
+	expect_count err 1 'wait_hist is not readable'
 	json_check "
 assert all(o['wait_window'] == 'load' for o in s)
 assert s[1]['wait_p50_us'] == cols('$k/running/$DMA/wait_stat')[5] / 1000"
 }
 
 test_header_repeats_every_screenful() {
-	local k=$DATA/linux-6.12 rc=0
+	local k=$DATA/linux-6.12
 
-	replay r "$k/paused" "$k/running" "$k/paused" "$k/running" "$k/paused" \
+	replay "$k/paused" "$k/running" "$k/paused" "$k/running" "$k/paused" \
 		"$k/running" "$k/paused" "$k/running" "$k/paused" "$k/running"
-	LINES=6 "$BIN" --root "$TMP/r/%u" 1 >"$TMP/out" 2>"$TMP/err" || rc=$?
-	[[ $rc == 0 ]] || fail "exit $rc"
+	LINES=6 st --root "$REPLAY" 1
+	expect_rc 0
 	# 4 rows per screen under the 2 header lines: rows 0, 4 and 8.
-	[[ $(grep -c ' pages ' "$TMP/out") == 3 ]] || fail "$(cat "$TMP/out")"
-	[[ $(wc -l <"$TMP/out") == 16 ]] || fail "$(cat "$TMP/out")"
-	LINES=6 "$BIN" -n --root "$TMP/r/%u" 1 >"$TMP/out" 2>"$TMP/err"
-	[[ $(grep -c ' pages ' "$TMP/out") == 1 ]] || fail "-n: $(cat "$TMP/out")"
+	expect_count out 3 ' pages '
+	expect_lines out 16 "3 headers of 2 lines, 10 rows"
+	LINES=6 st -n --root "$REPLAY" 1
+	expect_count out 1 ' pages '
 }
 
 # ------------------------------------------------------------ older and malformed
@@ -410,7 +375,7 @@ test_newer_module_with_more_columns_is_read_as_before() {
 	sed -i 's/$/ 7 8 9/' "$TMP/s/$SWAP/io_stat" "$TMP/s/$DMA/wait_stat"
 	st -j --root "$TMP/s"
 	expect_rc 0
-	[[ ! -s $TMP/err ]] || fail "stderr: $(cat "$TMP/err")"
+	expect_empty err
 	json_check "assert s[0]['stores'] == cols('$TMP/s/$SWAP/io_stat')[0]"
 }
 
@@ -421,11 +386,10 @@ test_malformed_columns_show_dashes_and_are_reported_once() {
 	printf '\x01\x02\xff\n' >"$TMP/s/$DMA/io_stat"
 	: >"$TMP/s/$DMA/mem_stat"
 	echo "not a histogram" >"$TMP/s/$HIST"
-	replay r "$TMP/s" "$TMP/s"
-	st --root "$TMP/r/%u" 1
+	replay "$TMP/s" "$TMP/s"
+	st --root "$REPLAY" 1
 	expect_rc 0
-	[[ $(grep -c 'io_stat: column 2 is not a number' "$TMP/err") == 1 ]] ||
-		fail "want one report: $(cat "$TMP/err")"
+	expect_count err 1 'io_stat: column 2 is not a number'
 	expect_grep err 'mm_stat: column 1 is not a number'
 	expect_text_val 1 st 12
 	expect_text_val 1 ld -
@@ -433,7 +397,7 @@ test_malformed_columns_show_dashes_and_are_reported_once() {
 	expect_text_val 1 up -
 	expect_text_val 2 st 0
 	expect_text_val 2 ld -
-	st -j --root "$TMP/r/%u" 1
+	st -j --root "$REPLAY" 1
 	expect_rc 0
 	json_check "assert s[1]['loads'] is None and s[1]['stores_per_s'] == 0
 assert s[1]['wait_window'] == 'load'"
@@ -472,66 +436,15 @@ test_every_variant_gives_valid_json() {
 	done
 }
 
-# ------------------------------------------------------------ runner
-
-passed=0
-failed=0
-skipped=0
-
-# run_test NAME CMD...: run CMD in a subshell and count the outcome.
-run_test() {
-	local name=$1 rc=0
-
-	shift
-	("$@") 2>"$TMP/test.log" || rc=$?
-	case $rc in
-	0)
-		passed=$((passed + 1))
-		echo "ok   $name"
-		;;
-	"$SKIP_STATUS")
-		skipped=$((skipped + 1))
-		echo "skip $name"
-		cat "$TMP/test.log"
-		;;
-	*)
-		failed=$((failed + 1))
-		echo "FAIL $name"
-		cat "$TMP/test.log"
-		;;
-	esac
-}
-
-run_unit_cases() {
-	local name
-
-	for name in $("$PT" --list); do
-		run_test "$name" "$PT" "$name"
-	done
-}
-
-run_cli_tests() {
-	local name
-
-	for name in $(declare -F | awk '$3 ~ /^test_/ { print $3 }'); do
-		run_test "$name" "$name"
-	done
-}
+# ------------------------------------------------------------ main
 
 main() {
-	[[ -x $BIN && -x $PT ]] || {
-		echo "run.sh: build $BIN and $PT first (make test)" >&2
-		exit 2
-	}
+	t_need_built "$BIN" "$PT"
 	command -v python3 >/dev/null || {
 		echo "run.sh: python3 is needed to check the JSON" >&2
 		exit 2
 	}
-	run_unit_cases
-	run_cli_tests
-	[[ $skipped == 0 ]] || echo "($skipped skipped)"
-	echo "$passed passed, $failed failed"
-	[[ $failed == 0 ]]
+	t_run_suite "$PT"
 }
 
 main

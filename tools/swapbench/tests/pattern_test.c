@@ -11,54 +11,21 @@
  *	pattern_test --dump KIND N       write N pages (gen 0, seed 1) of KIND
  *	                                 to stdout, for the compression tests
  *
- * Cases are named <suite>_test_<behaviour> and only pass by asserting.
+ * Cases are named <suite>_test_<behaviour> and only pass by asserting;
+ * tools/lib/test.h is the runner, tools/lib/test.sh the counting.
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/test.h"
 #include "../pattern.h"
 #include "../stats.h"
 
 /* The x86 page size, and the 64 KiB pages a ppc64 kernel may use. */
 #define T_PAGE		4096
 #define T_BIG_PAGE	65536
-
-/**
- * struct sb_test - one running case
- * @name:   the case's name
- * @failed: number of failed expectations
- */
-struct sb_test {
-	const char *name;
-	int failed;
-};
-
-#define EXPECT(t, cond) \
-	sb_expect(t, (cond), #cond, __FILE__, __LINE__)
-
-static bool sb_expect(struct sb_test *t, bool ok, const char *what,
-		      const char *file, int line)
-{
-	if (!ok) {
-		fprintf(stderr, "%s:%d: %s: expected %s\n", file, line,
-			t->name, what);
-		t->failed++;
-	}
-	return ok;
-}
-
-static unsigned char *t_page(size_t size)
-{
-	unsigned char *p = malloc(size);
-
-	if (!p) {
-		perror("malloc");
-		exit(2);
-	}
-	return p;
-}
 
 static void t_fill(void *page, size_t size, uint64_t index, uint32_t gen,
 		   uint64_t seed, enum sb_kind kind)
@@ -72,9 +39,9 @@ static void t_fill(void *page, size_t size, uint64_t index, uint32_t gen,
 
 /* ------------------------------------------------------------- pattern */
 
-static void pattern_test_fill_is_deterministic(struct sb_test *t)
+static void pattern_test_fill_is_deterministic(struct t_test *t)
 {
-	unsigned char *a = t_page(T_PAGE), *b = t_page(T_PAGE);
+	unsigned char *a = t_zalloc(T_PAGE), *b = t_zalloc(T_PAGE);
 	int k;
 
 	for (k = 0; k < SB_NR_PAGE_KINDS; k++) {
@@ -87,14 +54,14 @@ static void pattern_test_fill_is_deterministic(struct sb_test *t)
 }
 
 /* A byte the generator skips would let a stale byte pass the check. */
-static void pattern_test_fill_writes_every_byte(struct sb_test *t)
+static void pattern_test_fill_writes_every_byte(struct t_test *t)
 {
 	static const size_t sizes[] = { SB_MIN_PAGE_SIZE, 100, T_PAGE, T_BIG_PAGE };
-	unsigned char *a = t_page(T_BIG_PAGE), *b = t_page(T_BIG_PAGE);
+	unsigned char *a = t_zalloc(T_BIG_PAGE), *b = t_zalloc(T_BIG_PAGE);
 	unsigned int i;
 	int k;
 
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (i = 0; i < T_ARRAY_SIZE(sizes); i++) {
 		for (k = 0; k < SB_NR_PAGE_KINDS; k++) {
 			memset(a, 0xaa, sizes[i]);
 			memset(b, 0x55, sizes[i]);
@@ -107,9 +74,9 @@ static void pattern_test_fill_writes_every_byte(struct sb_test *t)
 	free(b);
 }
 
-static void pattern_test_header_holds_index_gen_and_tag(struct sb_test *t)
+static void pattern_test_header_holds_index_gen_and_tag(struct t_test *t)
 {
-	unsigned char *p = t_page(T_PAGE);
+	unsigned char *p = t_zalloc(T_PAGE);
 	struct sb_page_hdr hdr;
 
 	t_fill(p, T_PAGE, 123456789012ULL, 77, 3, SB_KIND_TEXT);
@@ -122,9 +89,9 @@ static void pattern_test_header_holds_index_gen_and_tag(struct sb_test *t)
 	free(p);
 }
 
-static void pattern_test_zero_kind_is_zero_after_header(struct sb_test *t)
+static void pattern_test_zero_kind_is_zero_after_header(struct t_test *t)
 {
-	unsigned char *p = t_page(T_PAGE);
+	unsigned char *p = t_zalloc(T_PAGE);
 	size_t i, nonzero = 0;
 
 	t_fill(p, T_PAGE, 1, 0, 1, SB_KIND_ZERO);
@@ -134,9 +101,9 @@ static void pattern_test_zero_kind_is_zero_after_header(struct sb_test *t)
 	free(p);
 }
 
-static void pattern_test_half_kind_is_random_then_zero(struct sb_test *t)
+static void pattern_test_half_kind_is_random_then_zero(struct t_test *t)
 {
-	unsigned char *p = t_page(T_PAGE);
+	unsigned char *p = t_zalloc(T_PAGE);
 	size_t i, half = (T_PAGE - SB_HDR_SIZE) / 2, zeros = 0, tail = 0;
 
 	t_fill(p, T_PAGE, 1, 0, 1, SB_KIND_HALF);
@@ -150,9 +117,9 @@ static void pattern_test_half_kind_is_random_then_zero(struct sb_test *t)
 	free(p);
 }
 
-static void pattern_test_text_kind_is_lines_of_words(struct sb_test *t)
+static void pattern_test_text_kind_is_lines_of_words(struct t_test *t)
 {
-	unsigned char *p = t_page(T_PAGE);
+	unsigned char *p = t_zalloc(T_PAGE);
 	size_t i, bad = 0, spaces = 0, newlines = 0;
 
 	t_fill(p, T_PAGE, 1, 0, 1, SB_KIND_TEXT);
@@ -168,9 +135,9 @@ static void pattern_test_text_kind_is_lines_of_words(struct sb_test *t)
 	free(p);
 }
 
-static void pattern_test_every_generation_differs(struct sb_test *t)
+static void pattern_test_every_generation_differs(struct t_test *t)
 {
-	unsigned char *a = t_page(T_PAGE), *b = t_page(T_PAGE);
+	unsigned char *a = t_zalloc(T_PAGE), *b = t_zalloc(T_PAGE);
 	int k;
 
 	for (k = 0; k < SB_NR_PAGE_KINDS; k++) {
@@ -187,9 +154,9 @@ static void pattern_test_every_generation_differs(struct sb_test *t)
 }
 
 /* Page A's content found at page B must fail, in the header already. */
-static void pattern_test_misplaced_page_is_detected(struct sb_test *t)
+static void pattern_test_misplaced_page_is_detected(struct t_test *t)
 {
-	unsigned char *want = t_page(T_PAGE), *found = t_page(T_PAGE);
+	unsigned char *want = t_zalloc(T_PAGE), *found = t_zalloc(T_PAGE);
 	long off;
 	int k;
 
@@ -204,9 +171,9 @@ static void pattern_test_misplaced_page_is_detected(struct sb_test *t)
 }
 
 /* Another worker's page (seed + 1) differs in the tag. */
-static void pattern_test_other_seed_is_detected(struct sb_test *t)
+static void pattern_test_other_seed_is_detected(struct t_test *t)
 {
-	unsigned char *want = t_page(T_PAGE), *found = t_page(T_PAGE);
+	unsigned char *want = t_zalloc(T_PAGE), *found = t_zalloc(T_PAGE);
 
 	t_fill(want, T_PAGE, 8, 2, 1, SB_KIND_ZERO);
 	t_fill(found, T_PAGE, 8, 2, 2, SB_KIND_ZERO);
@@ -216,17 +183,17 @@ static void pattern_test_other_seed_is_detected(struct sb_test *t)
 	free(found);
 }
 
-static void pattern_test_first_diff_finds_a_flipped_byte(struct sb_test *t)
+static void pattern_test_first_diff_finds_a_flipped_byte(struct t_test *t)
 {
 	static const size_t offs[] = { 0, 15, 16, 2055, T_PAGE - 1 };
-	unsigned char *want = t_page(T_PAGE), *found = t_page(T_PAGE);
+	unsigned char *want = t_zalloc(T_PAGE), *found = t_zalloc(T_PAGE);
 	unsigned int i;
 	int k;
 
 	for (k = 0; k < SB_NR_PAGE_KINDS; k++) {
 		t_fill(want, T_PAGE, 3, 4, 5, (enum sb_kind)k);
 		EXPECT(t, sb_pattern_first_diff(want, want, T_PAGE) == -1);
-		for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
+		for (i = 0; i < T_ARRAY_SIZE(offs); i++) {
 			memcpy(found, want, T_PAGE);
 			found[offs[i]] ^= 0x01;
 			EXPECT(t, sb_pattern_first_diff(want, found, T_PAGE) ==
@@ -237,7 +204,7 @@ static void pattern_test_first_diff_finds_a_flipped_byte(struct sb_test *t)
 	free(found);
 }
 
-static void pattern_test_mixed_cycles_through_kinds(struct sb_test *t)
+static void pattern_test_mixed_cycles_through_kinds(struct t_test *t)
 {
 	uint64_t i;
 
@@ -247,7 +214,7 @@ static void pattern_test_mixed_cycles_through_kinds(struct sb_test *t)
 	EXPECT(t, sb_kind_of_page(SB_KIND_TEXT, 3) == SB_KIND_TEXT);
 }
 
-static void pattern_test_kind_names_round_trip(struct sb_test *t)
+static void pattern_test_kind_names_round_trip(struct t_test *t)
 {
 	enum sb_kind kind;
 	int k;
@@ -262,13 +229,13 @@ static void pattern_test_kind_names_round_trip(struct sb_test *t)
 
 /* ---------------------------------------------------------- permutation */
 
-static void perm_test_visits_every_page_exactly_once(struct sb_test *t)
+static void perm_test_visits_every_page_exactly_once(struct t_test *t)
 {
 	static const uint32_t sizes[] = { 1, 2, 3, 1000, 4103, 65536 };
 	uint32_t *perm, *seen, i, n;
 	unsigned int s, pass, bad;
 
-	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+	for (s = 0; s < T_ARRAY_SIZE(sizes); s++) {
 		n = sizes[s];
 		perm = calloc(n, sizeof(*perm));
 		seen = calloc(n, sizeof(*seen));
@@ -293,7 +260,7 @@ static void perm_test_visits_every_page_exactly_once(struct sb_test *t)
 	}
 }
 
-static void perm_test_order_depends_on_seed_and_pass(struct sb_test *t)
+static void perm_test_order_depends_on_seed_and_pass(struct t_test *t)
 {
 	enum { N = 1000 };
 	uint32_t a[N], b[N], c[N], d[N];
@@ -312,7 +279,7 @@ static void perm_test_order_depends_on_seed_and_pass(struct sb_test *t)
 	EXPECT(t, fixed < 10);
 }
 
-static void prng_test_below_stays_below_bound(struct sb_test *t)
+static void prng_test_below_stays_below_bound(struct t_test *t)
 {
 	struct sb_prng rng;
 	unsigned int i, hits[3] = { 0 }, bad = 0;
@@ -334,7 +301,7 @@ static void prng_test_below_stays_below_bound(struct sb_test *t)
 
 /* ---------------------------------------------------------------- stats */
 
-static void stats_test_exact_percentiles_use_nearest_rank(struct sb_test *t)
+static void stats_test_exact_percentiles_use_nearest_rank(struct t_test *t)
 {
 	uint32_t lat[100];
 	struct sb_pctl pc;
@@ -362,7 +329,7 @@ static bool t_close(uint64_t got, uint64_t want, double tolerance)
 	return (d < 0 ? -d : d) <= tolerance * (double)want;
 }
 
-static void stats_test_hist_is_within_half_a_percent(struct sb_test *t)
+static void stats_test_hist_is_within_half_a_percent(struct t_test *t)
 {
 	enum { N = 20000 };
 	static const unsigned int pm[] = { SB_P50, SB_P90, SB_P99, 999 };
@@ -388,13 +355,13 @@ static void stats_test_hist_is_within_half_a_percent(struct sb_test *t)
 	EXPECT(t, t_close(sb_hist_percentile(h, SB_P50), exact.p50, 0.004));
 	EXPECT(t, t_close(sb_hist_percentile(h, SB_P90), exact.p90, 0.004));
 	EXPECT(t, t_close(sb_hist_percentile(h, SB_P99), exact.p99, 0.004));
-	for (i = 0; i < sizeof(pm) / sizeof(pm[0]); i++)
+	for (i = 0; i < T_ARRAY_SIZE(pm); i++)
 		EXPECT(t, t_close(sb_hist_percentile(h, pm[i]),
 				  lat[sb_rank(N, pm[i]) - 1], 0.004));
 	free(h);
 }
 
-static void stats_test_hist_is_exact_below_128ns(struct sb_test *t)
+static void stats_test_hist_is_exact_below_128ns(struct t_test *t)
 {
 	struct sb_hist *h = malloc(sizeof(*h));
 	unsigned int i;
@@ -411,7 +378,7 @@ static void stats_test_hist_is_exact_below_128ns(struct sb_test *t)
 	free(h);
 }
 
-static void stats_test_hist_merge_adds_counts_and_keeps_max(struct sb_test *t)
+static void stats_test_hist_merge_adds_counts_and_keeps_max(struct t_test *t)
 {
 	struct sb_hist *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
 	struct sb_pctl pc;
@@ -436,7 +403,7 @@ static void stats_test_hist_merge_adds_counts_and_keeps_max(struct sb_test *t)
 	free(b);
 }
 
-static void stats_test_hist_clamps_huge_values_to_max(struct sb_test *t)
+static void stats_test_hist_clamps_huge_values_to_max(struct t_test *t)
 {
 	struct sb_hist *h = malloc(sizeof(*h));
 
@@ -454,12 +421,7 @@ static void stats_test_hist_clamps_huge_values_to_max(struct sb_test *t)
 
 /* ---------------------------------------------------------------- main */
 
-#define T_CASE(fn)	{ #fn, fn }
-
-static const struct {
-	const char *name;
-	void (*fn)(struct sb_test *t);
-} sb_cases[] = {
+static const struct t_case sb_cases[] = {
 	T_CASE(pattern_test_fill_is_deterministic),
 	T_CASE(pattern_test_fill_writes_every_byte),
 	T_CASE(pattern_test_header_holds_index_gen_and_tag),
@@ -482,11 +444,9 @@ static const struct {
 	T_CASE(stats_test_hist_clamps_huge_values_to_max),
 };
 
-#define T_NR_CASES	(sizeof(sb_cases) / sizeof(sb_cases[0]))
-
 static int t_dump(const char *kind_name, const char *count)
 {
-	unsigned char *p = t_page(T_PAGE);
+	unsigned char *p = t_zalloc(T_PAGE);
 	enum sb_kind kind;
 	long i, n = atol(count);
 
@@ -505,27 +465,8 @@ static int t_dump(const char *kind_name, const char *count)
 
 int main(int argc, char **argv)
 {
-	struct sb_test t = { 0 };
-	unsigned int i;
-
-	if (argc == 2 && !strcmp(argv[1], "--list")) {
-		for (i = 0; i < T_NR_CASES; i++)
-			printf("%s\n", sb_cases[i].name);
-		return 0;
-	}
 	if (argc == 4 && !strcmp(argv[1], "--dump"))
 		return t_dump(argv[2], argv[3]);
-	if (argc != 2) {
-		fprintf(stderr, "usage: pattern_test --list | NAME | --dump KIND N\n");
-		return 2;
-	}
-	for (i = 0; i < T_NR_CASES; i++) {
-		if (strcmp(argv[1], sb_cases[i].name))
-			continue;
-		t.name = sb_cases[i].name;
-		sb_cases[i].fn(&t);
-		return t.failed ? 1 : 0;
-	}
-	fprintf(stderr, "pattern_test: no case %s\n", argv[1]);
-	return 2;
+	return t_main(argc, argv, sb_cases, T_ARRAY_SIZE(sb_cases),
+		      " | --dump KIND N");
 }

@@ -6,54 +6,27 @@
 #
 #   tests/run.sh BUILD_DIR      (BUILD_DIR holds swapbench and pattern_test)
 #
-# Each test_* function runs in its own subshell; an assertion that does not
-# hold prints why and exits that subshell, so a test passes only by getting
-# to its end.  The last line is "N passed, N failed"; the exit status is
-# non-zero if anything failed.  A test whose tool is missing says SKIP and
-# counts as neither.
+# The runner and the assertions are tools/lib/test.sh's: each test runs in
+# its own subshell and passes only by getting to its end.  The last line is
+# "N passed, N failed"; the exit status is non-zero if anything failed.  A
+# test whose tool is missing says SKIP and counts as neither.
 set -euo pipefail
 
-BUILD=$(cd "${1:?usage: run.sh BUILD_DIR}" && pwd)
+# shellcheck source-path=SCRIPTDIR source=../../lib/test.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../lib/test.sh"
+
+t_init "$@"
 SB="$BUILD/swapbench"
 PT="$BUILD/pattern_test"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 
 PAGE_SIZE=$(getconf PAGESIZE)
 PAGES_PER_MIB=$((1048576 / PAGE_SIZE))
-SKIP_STATUS=77
 
-# ------------------------------------------------------------ assertions
+# ------------------------------------------------------------ helpers
 
-fail() {
-	echo "    FAIL: $*" >&2
-	exit 1
-}
-
-skip() {
-	echo "    SKIP: $*" >&2
-	exit "$SKIP_STATUS"
-}
-
-# sb ARGS...: run swapbench; stdout, stderr and exit status land in
-# $TMP/out, $TMP/err and $TMP/rc.
+# sb ARGS...: capture swapbench ARGS (see capture).
 sb() {
-	local rc=0
-
-	"$SB" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
-	echo "$rc" >"$TMP/rc"
-}
-
-expect_rc() {
-	local rc
-
-	rc=$(cat "$TMP/rc")
-	[[ $rc == "$1" ]] || fail "exit status $rc, want $1 (stderr: $(head -3 "$TMP/err"))"
-}
-
-# expect_grep FILE ERE: FILE has a line matching ERE.
-expect_grep() {
-	grep -Eq -- "$2" "$TMP/$1" || fail "no /$2/ in $1: $(head -5 "$TMP/$1")"
+	capture "$SB" "$@"
 }
 
 summary() {
@@ -114,7 +87,7 @@ test_every_order_verifies() {
 test_progress_has_one_line_per_pass_in_mixed_order() {
 	sb -s 2 -p 3
 	expect_rc 0
-	[[ $(wc -l <"$TMP/out") == 5 ]] || fail "want 4 progress lines + summary: $(cat "$TMP/out")"
+	expect_lines out 5 "4 progress lines + summary"
 	expect_grep out "^fill seq: $((2 * PAGES_PER_MIB)) pages, [0-9]+ pages/s, p50 "
 	expect_grep out '^pass 1/3 random: '
 	expect_grep out '^pass 2/3 seq: '
@@ -124,7 +97,7 @@ test_progress_has_one_line_per_pass_in_mixed_order() {
 test_quiet_prints_only_the_summary() {
 	sb -s 2 -q
 	expect_rc 0
-	[[ $(wc -l <"$TMP/out") == 1 ]] || fail "quiet printed: $(cat "$TMP/out")"
+	expect_lines out 1 "the summary"
 	expect_grep out '^swapbench: PASS '
 }
 
@@ -143,7 +116,7 @@ test_corrupt_page_fails_and_names_the_page() {
 	expect_grep out '^swapbench: FAIL '
 	[[ $(field mismatches) -ge 1 ]] || fail "mismatches=$(field mismatches)"
 	expect_grep err 'MISMATCH worker 0 pass 1 page 5 .*first difference at offset [0-9]+'
-	grep -q 'page 5 ' "$TMP/err" || fail "page 5 not named"
+	expect_grep err 'page 5 '
 }
 
 # The rewrite after a mismatch heals the page: one corruption counts once.
@@ -174,8 +147,8 @@ test_procs_merge_counts_of_every_worker() {
 	expect_field pages $((3 * 4 * PAGES_PER_MIB * 3))
 	expect_field verified $((3 * 4 * PAGES_PER_MIB * 2))
 	expect_field mismatches 0
-	[[ $(grep -c '^\[worker [012]\] fill seq:' "$TMP/out") == 3 ]] ||
-		fail "want a fill line from each of 3 workers: $(cat "$TMP/out")"
+	# a fill line from each of the 3 workers
+	expect_count out 3 '^\[worker [012]\] fill seq:'
 }
 
 test_procs_corrupt_page_hits_worker_0_once() {
@@ -200,17 +173,24 @@ worker_of() {
 	return 1
 }
 
+# start_long_run: swapbench with one worker, in the background for longer
+# than any test, its output in $TMP/out and $TMP/err; sets the caller's
+# pid and child to the pids of the two.  Should the test fail, the parent is
+# killed, and its worker dies with it.
+start_long_run() {
+	command -v pgrep >/dev/null || skip "no pgrep"
+	"$SB" -s 4 -p 20000 -o seq -q >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	# shellcheck disable=SC2064 # $pid is expanded now, on purpose
+	trap "kill $pid 2>/dev/null || true" EXIT
+	child=$(worker_of "$pid") || fail "no worker appeared"
+}
+
 # Kill the worker as the OOM killer would; the parent must say so.
 test_killed_worker_is_a_runtime_error_naming_the_signal() {
 	local pid child rc=0
 
-	command -v pgrep >/dev/null || skip "no pgrep"
-	"$SB" -s 4 -p 20000 -o seq -q >"$TMP/out" 2>"$TMP/err" &
-	pid=$!
-	# should an assertion fail, the worker dies with its parent
-	# shellcheck disable=SC2064 # $pid is expanded now, on purpose
-	trap "kill $pid 2>/dev/null || true" EXIT
-	child=$(worker_of "$pid") || fail "no worker appeared"
+	start_long_run
 	kill -KILL "$child"
 	wait "$pid" || rc=$?
 	[[ $rc == 3 ]] || fail "exit status $rc, want 3"
@@ -222,12 +202,7 @@ test_killed_worker_is_a_runtime_error_naming_the_signal() {
 test_workers_die_with_the_parent() {
 	local pid child i
 
-	command -v pgrep >/dev/null || skip "no pgrep"
-	"$SB" -s 4 -p 20000 -o seq -q >"$TMP/out" 2>"$TMP/err" &
-	pid=$!
-	# shellcheck disable=SC2064 # $pid is expanded now, on purpose
-	trap "kill $pid 2>/dev/null || true" EXIT
-	child=$(worker_of "$pid") || fail "no worker appeared"
+	start_long_run
 	kill -KILL "$pid"
 	wait "$pid" || true
 	for ((i = 0; i < 100; i++)); do
@@ -326,7 +301,7 @@ assert j['mismatches'] == 0 and j['error'] is None
 test_json_to_stdout_follows_the_summary_and_reports_fail() {
 	sb -s 2 -p 1 -q -j - --corrupt-page 3
 	expect_rc 1
-	[[ $(wc -l <"$TMP/out") == 2 ]] || fail "want summary + JSON: $(cat "$TMP/out")"
+	expect_lines out 2 "summary + JSON"
 	head -1 "$TMP/out" | grep -q '^swapbench: FAIL ' || fail "summary not first"
 	tail -1 "$TMP/out" >"$TMP/r.json"
 	check_json "$TMP/r.json" "
@@ -380,62 +355,11 @@ test_text_kind_compresses_2x_per_page_with_lzo() {
 		fail "text: lzo ratio $((16 * 4096 * 100 / total))/100 per page"
 }
 
-# ------------------------------------------------------------ runner
-
-passed=0
-failed=0
-skipped=0
-
-# run_test NAME CMD...: run CMD in a subshell and count the outcome.
-run_test() {
-	local name=$1 rc=0
-
-	shift
-	("$@") 2>"$TMP/test.log" || rc=$?
-	case $rc in
-	0)
-		passed=$((passed + 1))
-		echo "ok   $name"
-		;;
-	"$SKIP_STATUS")
-		skipped=$((skipped + 1))
-		echo "skip $name"
-		cat "$TMP/test.log"
-		;;
-	*)
-		failed=$((failed + 1))
-		echo "FAIL $name"
-		cat "$TMP/test.log"
-		;;
-	esac
-}
-
-run_unit_cases() {
-	local name
-
-	for name in $("$PT" --list); do
-		run_test "$name" "$PT" "$name"
-	done
-}
-
-run_cli_tests() {
-	local name
-
-	for name in $(declare -F | awk '$3 ~ /^test_/ { print $3 }'); do
-		run_test "$name" "$name"
-	done
-}
+# ------------------------------------------------------------ main
 
 main() {
-	[[ -x $SB && -x $PT ]] || {
-		echo "run.sh: build $SB and $PT first (make test)" >&2
-		exit 2
-	}
-	run_unit_cases
-	run_cli_tests
-	[[ $skipped == 0 ]] || echo "($skipped skipped)"
-	echo "$passed passed, $failed failed"
-	[[ $failed == 0 ]]
+	t_need_built "$SB" "$PT"
+	t_run_suite "$PT"
 }
 
 main
