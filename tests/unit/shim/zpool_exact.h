@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * struct zpool_driver field for field as each kernel declares it, for
- * tests that build a zpool driver once per interface (swap_test*.c).
+ * tests that build a zpool driver once per interface (swap_*_test.c).
  * shim/linux/zpool.h includes it: it has exactly the fields of that
  * kernel's include/linux/zpool.h, so that a driver initialising a field
  * its kernel does not have fails to build here as it would in Kbuild.
