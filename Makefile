@@ -10,6 +10,8 @@
 #   make check-vm     VM scenarios on 6.1 and 6.12
 #   make check-debug  the KASAN/lockdep/KUnit kernel tier (builds and caches
 #                     that kernel: tens of minutes the first time)
+#   make intree       the patch series for 6.1 and 6.12 (checkpatch
+#                     --strict, git am) and in-tree builds, =y and =m
 #   make lint         checkpatch --strict, sparse, W=1, kernel-doc
 #   make ps3          cross build for the PS3 (ps3_defconfig)
 #   make clean
@@ -36,7 +38,7 @@ KDIR ?= $(if $(wildcard $(RUNNING_KDIR)),$(RUNNING_KDIR),/lib/modules/$(KVER_61)
 MOD_SRCS := Kbuild Kconfig include drivers mm
 
 .PHONY: all modules setup demo check check-unit check-vm check-debug lint ps3 \
-	tools clean
+	intree tools clean
 all: modules
 
 setup:
@@ -78,6 +80,9 @@ check-vm: setup tools
 
 check-debug: setup tools
 	@$(TOP)/scripts/debug-kernel check
+
+intree: setup
+	@$(TOP)/scripts/intree check
 
 lint: setup
 	@$(TOP)/scripts/lint
