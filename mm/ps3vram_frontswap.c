@@ -24,9 +24,12 @@
  * reclaim.  VRAM full, no memory for the xarray or a failed upload reject
  * the store, and the page goes to the swap device instead.  load downloads
  * into a slot and copies out.  A load cannot fail: frontswap holds the only
- * copy of the page.  A download that fails is retried after an engine
- * reset, and when the retries are spent the CPU reads the page out of VRAM
- * (slow on a PS3, about 16 MB/s, but correct).
+ * copy of the page.  A download that fails is retried (a timed-out copy
+ * has already reset the engine; -EIO means another client's reset failed
+ * it), and when the retries are spent the CPU reads the page out of VRAM
+ * (slow on a PS3, about 16 MB/s, but correct).  Only 4 KiB pages are
+ * stored: a transparent huge page (THP_SWAP hands it over whole) is
+ * rejected and goes to the swap device, as zswap does.
  *
  * Registration
  * ------------
@@ -62,7 +65,7 @@
 #include <linux/sysfs.h>
 #include <linux/xarray.h>
 
-/* Downloads retried, each after an engine reset, before the CPU reads. */
+/* Downloads retried before the CPU reads the page. */
 #define PS3VRAM_FRONTSWAP_RETRIES	2
 
 static bool enable = IS_ENABLED(CONFIG_PS3VRAM_FRONTSWAP_DEFAULT_ON);
@@ -127,15 +130,16 @@ static long ps3vram_frontswap_page_alloc(struct ps3vram_frontswap *fs)
 	unsigned long n;
 
 	spin_lock(&fs->lock);
-	n = find_next_zero_bit(fs->used, fs->nr_pages, fs->hint);
-	if (n >= fs->nr_pages)
-		n = find_first_zero_bit(fs->used, fs->nr_pages);
-	if (n >= fs->nr_pages) {
+	/* Full: do not scan the whole bitmap for every rejected store. */
+	if (fs->nr_used == fs->nr_pages) {
 		spin_unlock(&fs->lock);
 		return -ENOSPC;
 	}
+	n = find_next_zero_bit(fs->used, fs->nr_pages, fs->hint);
+	if (n >= fs->nr_pages)
+		n = find_first_zero_bit(fs->used, fs->nr_pages);
 	__set_bit(n, fs->used);
-	fs->nr_used++;
+	WRITE_ONCE(fs->nr_used, fs->nr_used + 1);
 	fs->hint = n + 1;
 	spin_unlock(&fs->lock);
 	return n;
@@ -147,7 +151,7 @@ static void ps3vram_frontswap_page_free(struct ps3vram_frontswap *fs,
 	spin_lock(&fs->lock);
 	if (!WARN_ON_ONCE(!test_bit(n, fs->used))) {
 		__clear_bit(n, fs->used);
-		fs->nr_used--;
+		WRITE_ONCE(fs->nr_used, fs->nr_used - 1);
 	}
 	spin_unlock(&fs->lock);
 }
@@ -163,6 +167,9 @@ static int ps3vram_frontswap_do_store(struct ps3vram_frontswap *fs,
 	long n;
 	int ret;
 
+	/* A THP's head page stands for all of it: only 4 KiB pages here. */
+	if (PageCompound(page))
+		return -EINVAL;
 	n = ps3vram_frontswap_page_alloc(fs);
 	if (n < 0) {
 		ps3vram_frontswap_count(fs, PS3VRAM_FS_REJECT_FULL);
@@ -218,9 +225,8 @@ static int ps3vram_frontswap_do_load(struct ps3vram_frontswap *fs,
 					   PAGE_SIZE);
 		if (!ret || tries == PS3VRAM_FRONTSWAP_RETRIES)
 			break;
+		/* No reset here: every reset fails all clients' copies. */
 		ps3vram_frontswap_count(fs, PS3VRAM_FS_LOAD_RETRIES);
-		/* The engine resets itself on a timeout; make sure. */
-		ps3vram_dma_reset(fs->client);
 	}
 	dst = kmap_local_page(page);
 	if (!ret) {
@@ -234,9 +240,15 @@ static int ps3vram_frontswap_do_load(struct ps3vram_frontswap *fs,
 	}
 	kunmap_local(dst);
 	ps3vram_dma_slot_put(fs->client, slot);
-	/* cpu_read fails only for a range outside the claim: a bug. */
-	if (WARN_ON_ONCE(ret))
+	/*
+	 * The page is lost: a range outside the claim (a bug), or VRAM gone
+	 * with the engine (shut down for reboot while tasks still run).
+	 */
+	if (ret) {
+		pr_err("swap type %u offset %lu: page lost (%d)\n", type,
+		       offset, ret);
 		return ret;
+	}
 	ps3vram_frontswap_count(fs, PS3VRAM_FS_LOADS);
 	return 0;
 }
@@ -258,8 +270,11 @@ static void ps3vram_frontswap_do_invalidate_area(struct ps3vram_frontswap *fs,
 	unsigned long offset;
 	void *entry;
 
-	xa_for_each(&fs->maps[type], offset, entry)
+	/* swapoff, or an unregistered backend: may sleep */
+	xa_for_each(&fs->maps[type], offset, entry) {
 		ps3vram_frontswap_do_invalidate(fs, type, offset);
+		cond_resched();
+	}
 	xa_destroy(&fs->maps[type]);
 }
 
@@ -406,7 +421,8 @@ static int __init ps3vram_frontswap_register(void)
 	if (IS_ERR(fs)) {
 		ret = PTR_ERR(fs);
 		pr_err("not registered: cannot claim VRAM: %d%s\n", ret,
-		       ret == -ENODEV ? " (no ps3vram_dma engine)" : "");
+		       ret == -ENODEV ? " (no ps3vram_dma engine)" :
+		       ret == -ENOSPC ? " (less free VRAM than vram_mb)" : "");
 		return ret;
 	}
 	/* Before registering: frontswap may call us as soon as we are. */
@@ -421,9 +437,13 @@ static int __init ps3vram_frontswap_register(void)
 
 	ps3vram_frontswap_kobj = kobject_create_and_add("ps3vram_frontswap",
 							kernel_kobj);
-	if (!ps3vram_frontswap_kobj ||
+	if (ps3vram_frontswap_kobj &&
 	    sysfs_create_group(ps3vram_frontswap_kobj,
-			       &ps3vram_frontswap_group))
+			       &ps3vram_frontswap_group)) {
+		kobject_put(ps3vram_frontswap_kobj);
+		ps3vram_frontswap_kobj = NULL;
+	}
+	if (!ps3vram_frontswap_kobj)
 		pr_warn("cannot create /sys/kernel/ps3vram_frontswap\n");
 	pr_info("frontswap backend: %lu MiB of VRAM, %lu pages; zswap cannot use frontswap on this boot\n",
 		fs->nr_pages >> (20 - PAGE_SHIFT), fs->nr_pages);

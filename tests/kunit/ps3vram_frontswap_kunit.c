@@ -2,14 +2,14 @@
 /*
  * KUnit suite for the frontswap backend, #included at the end of
  * ps3vram_frontswap.c (scripts/intree puts both into mm/) so that it
- * drives the store/load/invalidate code directly.  Each case builds a private backend
- * on a small VRAM claim of its own, beside the registered one if any;
- * without an engine or free VRAM the cases are skipped.
+ * drives the store/load/invalidate code directly.  Each case builds a
+ * private backend on a small VRAM claim of its own, beside the registered
+ * one if any; without an engine or free VRAM the cases are skipped.
  */
 #include <kunit/test.h>
 
-/* A 64 KiB claim: 16 pages of 4 KiB, small enough to fill. */
-#define PS3VRAM_FS_KUNIT_CLAIM		PS3VRAM_DMA_CLAIM_ALIGN
+/* 16 pages (64 KiB with 4 KiB pages), small enough to fill. */
+#define PS3VRAM_FS_KUNIT_CLAIM	round_up(16 * PAGE_SIZE, PS3VRAM_DMA_CLAIM_ALIGN)
 /* Swap types are private to the test backend; any two will do. */
 #define FS_T1				1
 #define FS_T2				2
@@ -34,20 +34,35 @@ static void ps3vram_frontswap_kunit_exit(struct kunit *test)
 		ps3vram_frontswap_destroy(test->priv);
 }
 
+static int kunit_page_init(struct kunit_resource *res, void *context)
+{
+	res->data = alloc_page(GFP_KERNEL);
+	return res->data ? 0 : -ENOMEM;
+}
+
+static void kunit_page_free(struct kunit_resource *res)
+{
+	__free_page(res->data);
+}
+
 /*
- * A page that the test frees, filled with a pattern of @seed.  kmalloc()
- * of PAGE_SIZE is page aligned, so it is a whole page of its own.
+ * An order-0 page like the swap cache's (a kmalloc()ed one would be part
+ * of a compound slab page), filled with a pattern of @seed and freed
+ * with the test.
  */
 static struct page *kunit_page(struct kunit *test, u32 seed)
 {
-	u32 *w = kunit_kmalloc(test, PAGE_SIZE, GFP_KERNEL);
+	struct page *page;
 	unsigned int i;
+	u32 *w;
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, w);
-	KUNIT_ASSERT_TRUE(test, PAGE_ALIGNED(w));
+	page = kunit_alloc_resource(test, kunit_page_init, kunit_page_free,
+				    GFP_KERNEL, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	w = page_address(page);
 	for (i = 0; i < PAGE_SIZE / sizeof(*w); i++)
 		w[i] = seed * 0x9e3779b9 + i;
-	return virt_to_page(w);
+	return page;
 }
 
 static bool kunit_page_is(struct page *page, u32 seed)
@@ -80,6 +95,14 @@ static u64 kunit_stat(struct ps3vram_frontswap *fs,
 	return atomic64_read(&fs->stat[item]);
 }
 
+/* Every load so far came back through the DMA engine, first time. */
+static void expect_dma_loads_only(struct kunit *test,
+				  struct ps3vram_frontswap *fs)
+{
+	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_LOAD_RETRIES), 0ULL);
+	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_CPU_READS), 0ULL);
+}
+
 static void ps3vram_frontswap_test_load_returns_stored_page(struct kunit *test)
 {
 	struct ps3vram_frontswap *fs = test->priv;
@@ -92,6 +115,7 @@ static void ps3vram_frontswap_test_load_returns_stored_page(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fs->nr_used, 1UL);
 	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_STORES), 1ULL);
 	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_LOADS), 1ULL);
+	expect_dma_loads_only(test, fs);
 }
 
 static void ps3vram_frontswap_test_pages_do_not_mix(struct kunit *test)
@@ -114,6 +138,7 @@ static void ps3vram_frontswap_test_pages_do_not_mix(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, kload(fs, FS_T2, off, page), 0);
 		KUNIT_EXPECT_TRUE(test, kunit_page_is(page, 20 + off));
 	}
+	expect_dma_loads_only(test, fs);
 }
 
 static void ps3vram_frontswap_test_invalidate_frees_vram(struct kunit *test)
@@ -166,6 +191,7 @@ static void ps3vram_frontswap_test_invalidate_area_keeps_other_types(struct kuni
 		KUNIT_ASSERT_EQ(test, kload(fs, FS_T2, off, page), 0);
 		KUNIT_EXPECT_TRUE(test, kunit_page_is(page, 30 + off));
 	}
+	expect_dma_loads_only(test, fs);
 }
 
 static void ps3vram_frontswap_test_load_survives_engine_reset(struct kunit *test)
@@ -178,6 +204,22 @@ static void ps3vram_frontswap_test_load_survives_engine_reset(struct kunit *test
 	clear_page(page_address(page));
 	KUNIT_ASSERT_EQ(test, kload(fs, FS_T1, 9, page), 0);
 	KUNIT_EXPECT_TRUE(test, kunit_page_is(page, 4));
+	/* not by the CPU: the engine copies again after a reset */
+	expect_dma_loads_only(test, fs);
+}
+
+static void ps3vram_frontswap_test_huge_page_rejected(struct kunit *test)
+{
+	struct ps3vram_frontswap *fs = test->priv;
+	struct page *page = alloc_pages(GFP_KERNEL | __GFP_COMP, 1);
+
+	/* What THP_SWAP hands over: the head page of a compound page. */
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_EXPECT_EQ(test, kstore(fs, FS_T1, 5, page), -EINVAL);
+	__free_pages(page, 1);
+	KUNIT_EXPECT_EQ(test, fs->nr_used, 0UL);
+	KUNIT_EXPECT_NULL(test, xa_load(&fs->maps[FS_T1], 5));
+	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_STORES), 0ULL);
 }
 
 static struct kunit_case ps3vram_frontswap_test_cases[] = {
@@ -187,6 +229,7 @@ static struct kunit_case ps3vram_frontswap_test_cases[] = {
 	KUNIT_CASE(ps3vram_frontswap_test_full_vram_rejects_store),
 	KUNIT_CASE(ps3vram_frontswap_test_invalidate_area_keeps_other_types),
 	KUNIT_CASE(ps3vram_frontswap_test_load_survives_engine_reset),
+	KUNIT_CASE(ps3vram_frontswap_test_huge_page_rejected),
 	{}
 };
 
