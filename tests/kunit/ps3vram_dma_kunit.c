@@ -12,10 +12,14 @@
 #include <linux/ps3vram_dma.h>
 #include <linux/string.h>
 
-/* Enough for a few pages at distinct offsets; one claim unit. */
-#define PS3VRAM_KUNIT_CLAIM		PS3VRAM_DMA_CLAIM_ALIGN
-/* Copies kept in flight at once: three times the engine's notifiers. */
-#define PS3VRAM_KUNIT_INFLIGHT		24
+/* 16 pages at distinct offsets, whatever the page size. */
+#define PS3VRAM_KUNIT_CLAIM	round_up(16 * PAGE_SIZE, PS3VRAM_DMA_CLAIM_ALIGN)
+/*
+ * Copies kept in flight at once: more than the engine's 8 notifiers, and
+ * fewer than the 16 staging slots the smallest XDR buffer has (each copy
+ * holds a slot; a client waits for a free one without a timeout).
+ */
+#define PS3VRAM_KUNIT_INFLIGHT		12
 
 struct ps3vram_kunit_ctx {
 	struct ps3vram_dma_client *client;
@@ -85,6 +89,8 @@ static void ps3vram_dma_test_claim_rejects_bad_names(struct kunit *test)
 		c = ps3vram_dma_client_create(bad[i], PS3VRAM_KUNIT_CLAIM);
 		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(c), -EINVAL, "name \"%s\"",
 				    bad[i]);
+		if (!IS_ERR(c))
+			ps3vram_dma_client_destroy(c);
 	}
 }
 
@@ -94,6 +100,8 @@ static void ps3vram_dma_test_claim_rejects_duplicate_name(struct kunit *test)
 
 	c = ps3vram_dma_client_create("kunit", PS3VRAM_KUNIT_CLAIM);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(c), -EEXIST);
+	if (!IS_ERR(c))
+		ps3vram_dma_client_destroy(c);
 }
 
 static void ps3vram_dma_test_claim_rounds_up(struct kunit *test)
@@ -167,13 +175,36 @@ static void ps3vram_dma_test_copy_rejects_bad_ranges(struct kunit *test)
 	ps3vram_dma_slot_put(c, slot);
 }
 
+/*
+ * Submit a copy of @len bytes between each slot and its own place in VRAM,
+ * all before waiting for any: more submits than notifiers, so the engine
+ * reaps as it goes.  Waits only for the copies that were submitted.
+ */
+static void copy_all(struct kunit *test, struct ps3vram_dma_client *c,
+		     struct ps3vram_dma_xfer *xfer,
+		     struct ps3vram_dma_slot **slot,
+		     enum ps3vram_dma_dir dir, unsigned int len)
+{
+	int ret[PS3VRAM_KUNIT_INFLIGHT];
+	unsigned int i;
+
+	for (i = 0; i < PS3VRAM_KUNIT_INFLIGHT; i++) {
+		ret[i] = ps3vram_dma_submit(c, &xfer[i], dir, slot[i], 0,
+					    (u64)i * len, len);
+		KUNIT_EXPECT_EQ_MSG(test, ret[i], 0, "submit %u", i);
+	}
+	for (i = 0; i < PS3VRAM_KUNIT_INFLIGHT; i++)
+		if (!ret[i])
+			KUNIT_EXPECT_EQ_MSG(test, ps3vram_dma_wait(&xfer[i]), 0,
+					    "copy %u", i);
+}
+
 static void ps3vram_dma_test_many_copies_in_flight(struct kunit *test)
 {
 	struct ps3vram_dma_client *c = kunit_client(test);
 	struct ps3vram_dma_slot *slot[PS3VRAM_KUNIT_INFLIGHT];
 	struct ps3vram_dma_xfer *xfer;
 	unsigned int i, len = PAGE_SIZE / 2;
-	int ret;
 
 	xfer = kunit_kcalloc(test, PS3VRAM_KUNIT_INFLIGHT, sizeof(*xfer),
 			     GFP_KERNEL);
@@ -182,23 +213,11 @@ static void ps3vram_dma_test_many_copies_in_flight(struct kunit *test)
 		slot[i] = ps3vram_dma_slot_get(c);
 		fill_pattern(slot[i]->buf, len, 100 + i);
 	}
-	/* More submits than notifiers: the engine reaps as it goes. */
-	for (i = 0; i < PS3VRAM_KUNIT_INFLIGHT; i++) {
-		ret = ps3vram_dma_submit(c, &xfer[i], PS3VRAM_DMA_TO_VRAM,
-					 slot[i], 0, (u64)i * len, len);
-		KUNIT_EXPECT_EQ(test, ret, 0);
-	}
+	copy_all(test, c, xfer, slot, PS3VRAM_DMA_TO_VRAM, len);
 	for (i = 0; i < PS3VRAM_KUNIT_INFLIGHT; i++)
-		KUNIT_EXPECT_EQ(test, ps3vram_dma_wait(&xfer[i]), 0);
-
-	for (i = 0; i < PS3VRAM_KUNIT_INFLIGHT; i++) {
 		memset(slot[i]->buf, 0, len);
-		ret = ps3vram_dma_submit(c, &xfer[i], PS3VRAM_DMA_FROM_VRAM,
-					 slot[i], 0, (u64)i * len, len);
-		KUNIT_EXPECT_EQ(test, ret, 0);
-	}
+	copy_all(test, c, xfer, slot, PS3VRAM_DMA_FROM_VRAM, len);
 	for (i = 0; i < PS3VRAM_KUNIT_INFLIGHT; i++) {
-		KUNIT_EXPECT_EQ(test, ps3vram_dma_wait(&xfer[i]), 0);
 		KUNIT_EXPECT_TRUE_MSG(test, check_pattern(slot[i]->buf, len,
 							  100 + i),
 				      "copy %u", i);
@@ -213,7 +232,7 @@ static void ps3vram_dma_test_copies_work_after_reset(struct kunit *test)
 
 	fill_pattern(slot->buf, PAGE_SIZE, 3);
 	KUNIT_EXPECT_EQ(test, ps3vram_dma_upload(c, slot, 0, 0, PAGE_SIZE), 0);
-	KUNIT_ASSERT_EQ(test, ps3vram_dma_reset(c), 0);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_reset(c), 0);
 	/* VRAM keeps its contents across a reset. */
 	memset(slot->buf, 0, PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, ps3vram_dma_download(c, slot, 0, 0, PAGE_SIZE), 0);
@@ -224,11 +243,12 @@ static void ps3vram_dma_test_copies_work_after_reset(struct kunit *test)
 static void ps3vram_dma_test_cpu_read_sees_uploads(struct kunit *test)
 {
 	struct ps3vram_dma_client *c = kunit_client(test);
-	struct ps3vram_dma_slot *slot = ps3vram_dma_slot_get(c);
 	void *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
 	u64 size = ps3vram_dma_client_size(c);
+	struct ps3vram_dma_slot *slot;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+	slot = ps3vram_dma_slot_get(c);
 	fill_pattern(slot->buf, PAGE_SIZE, 4);
 	KUNIT_EXPECT_EQ(test, ps3vram_dma_upload(c, slot, 0, PAGE_SIZE,
 						 PAGE_SIZE), 0);
@@ -242,10 +262,11 @@ static void ps3vram_dma_test_cpu_read_sees_uploads(struct kunit *test)
 static void ps3vram_dma_test_downloads_see_cpu_writes(struct kunit *test)
 {
 	struct ps3vram_dma_client *c = kunit_client(test);
-	struct ps3vram_dma_slot *slot = ps3vram_dma_slot_get(c);
 	void *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	struct ps3vram_dma_slot *slot;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+	slot = ps3vram_dma_slot_get(c);
 	fill_pattern(buf, PAGE_SIZE, 5);
 	KUNIT_EXPECT_EQ(test, ps3vram_dma_cpu_write(c, 2 * PAGE_SIZE, buf,
 						    PAGE_SIZE), 0);
