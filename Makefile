@@ -53,6 +53,7 @@ modules-kdir:
 	@mkdir -p $(O)
 	@cp -a $(addprefix $(TOP)/,$(MOD_SRCS)) $(O)/
 	$(MAKE) -C $(KDIR_USE) M=$(O) W=1 KCFLAGS=-Werror $(KBUILD_EXTRA) modules
+	@rm -f $(O)/*.ko
 	@cp $(O)/drivers/ps3vram_dma/*.ko $(O)/mm/*.ko $(O)/
 
 modules-%: setup
@@ -60,8 +61,7 @@ modules-%: setup
 
 tools: setup
 	@$(MAKE) --no-print-directory -C $(TOP)/tools/swapbench O=$(BUILD)/tools
-	@if [ -d $(TOP)/tools/ps3vram-stat ]; then \
-		$(MAKE) --no-print-directory -C $(TOP)/tools/ps3vram-stat O=$(BUILD)/tools; fi
+	@$(MAKE) --no-print-directory -C $(TOP)/tools/ps3vram-stat O=$(BUILD)/tools
 
 demo: setup tools
 	@$(MAKE) --no-print-directory modules-$(KVER_61)
