@@ -25,8 +25,10 @@ TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD := $(TOP)/build
 SETUP := $(BUILD)/.setup-done
 
-# Kernels we test on: the newest installed Debian 6.1 and 6.12 images.
-kver = $(lastword $(sort $(patsubst /boot/vmlinuz-%,%,$(wildcard /boot/vmlinuz-$(1).*-amd64))))
+# Kernels we test on: the newest installed Debian 6.1 and 6.12 generic
+# images (not -cloud or -rt, which lack the headers setup-deps installs).
+kver = $(lastword $(sort $(filter-out %-cloud-amd64 %-rt-amd64, \
+	$(patsubst /boot/vmlinuz-%,%,$(wildcard /boot/vmlinuz-$(1).*-amd64)))))
 KVER_61 = $(call kver,6.1)
 KVER_612 = $(call kver,6.12)
 
@@ -38,7 +40,7 @@ KDIR ?= $(if $(wildcard $(RUNNING_KDIR)),$(RUNNING_KDIR),/lib/modules/$(KVER_61)
 MOD_SRCS := Kbuild Kconfig include drivers mm
 
 .PHONY: all modules setup demo check check-unit check-vm check-debug lint ps3 \
-	intree tools clean
+	intree kernels tools clean
 all: modules
 
 setup:
@@ -58,6 +60,10 @@ modules-kdir:
 
 modules-%: setup
 	@$(MAKE) --no-print-directory modules-kdir KDIR_USE=/lib/modules/$*/build
+
+# kernels: the releases "make check" builds modules for and boots
+kernels:
+	@echo $(KVER_61) $(KVER_612)
 
 tools: setup
 	@$(MAKE) --no-print-directory -C $(TOP)/tools/swapbench O=$(BUILD)/tools
