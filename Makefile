@@ -8,8 +8,8 @@
 #   make check        every test tier; ends with "N passed, N failed"
 #   make check-unit   userspace unit tests
 #   make check-vm     VM scenarios on 6.1 and 6.12
-#   make check-debug  the KASAN/lockdep/KUnit kernel tier (builds and caches
-#                     that kernel: tens of minutes the first time)
+#   make check-debug  the KASAN/lockdep/KUnit kernel tier, every scenario
+#                     (builds and caches that kernel: 5-6 min the first time)
 #   make intree       the patch series for 6.1 and 6.12 (checkpatch
 #                     --strict, git am) and in-tree builds, =y and =m
 #   make lint         checkpatch --strict, sparse, W=1, kernel-doc
