@@ -27,7 +27,7 @@
  * copy of the page.  A download that fails is retried (a timed-out copy
  * has already reset the engine; -EIO means another client's reset failed
  * it), and when the retries are spent the CPU reads the page out of VRAM
- * (slow on a PS3, about 16 MB/s, but correct).  Only 4 KiB pages are
+ * (slow on a PS3, about 16 MB/s, but correct).  Only single pages are
  * stored: a transparent huge page (THP_SWAP hands it over whole) is
  * rejected and goes to the swap device, as zswap does.
  *
@@ -167,7 +167,7 @@ static int ps3vram_frontswap_do_store(struct ps3vram_frontswap *fs,
 	long n;
 	int ret;
 
-	/* A THP's head page stands for all of it: only 4 KiB pages here. */
+	/* A THP's head page stands for all of it: single pages only. */
 	if (PageCompound(page))
 		return -EINVAL;
 	n = ps3vram_frontswap_page_alloc(fs);
