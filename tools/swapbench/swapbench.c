@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -67,6 +68,7 @@ const char *sb_order_name(enum sb_order order)
 /* Long-only options get values above any short option character. */
 enum {
 	SB_OPT_CORRUPT_PAGE = 256,
+	SB_OPT_SYNC,
 };
 
 /**
@@ -93,6 +95,8 @@ static void sb_usage(FILE *fp)
 	      "  -S, --seed N          seed; worker i uses seed + i (1)\n"
 	      "  -j, --json FILE       also write the results as JSON to FILE ('-' = stdout)\n"
 	      "  -q, --quiet           only the final summary line\n"
+	      "      --sync            workers start each pass together: all the working\n"
+	      "                        sets are held at once, and fault at once\n"
 	      "      --corrupt-page N  test hook: flip a byte of worker 0's page N after\n"
 	      "                        the fill, behind the checker's back; the run fails\n"
 	      "  -h, --help            this text\n"
@@ -198,11 +202,63 @@ static pid_t sb_spawn(const struct sb_opts *o, unsigned int index, int *fd)
 	return pid;
 }
 
-static void sb_run_workers(const struct sb_opts *o, struct sb_run *run)
+/*
+ * --sync: the parent's side of the barrier before each pass after the fill.
+ * Every worker writes a byte into the shared "ready" pipe when it gets
+ * there; once @n bytes came, the parent writes a byte into each worker's
+ * own "go" pipe (a shared one would let a fast worker take a slow one's
+ * byte and run a pass ahead).  A worker that died never arrives: the parent
+ * sees it (waitid() with WNOWAIT, so that sb_collect() still reaps it) and
+ * writes 'x' to every worker, which then stops waiting for good.  Returns
+ * false once it gave up.
+ */
+static bool sb_barrier(struct sb_run *run, int ready, const int *go,
+		       unsigned int n)
 {
+	struct pollfd pfd = { .fd = ready, .events = POLLIN };
+	char buf[SB_MAX_PROCS], c = 'g';
+	unsigned int got = 0, i;
+	bool ok = true;
+	siginfo_t si;
+	ssize_t r;
+
+	while (ok && got < n) {
+		if (poll(&pfd, 1, 1000) == 0) {
+			si.si_pid = 0;
+			if (!waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) &&
+			    si.si_pid) {
+				sb_run_error(run, "--sync: a worker ended early");
+				ok = false;
+			}
+			continue;
+		}
+		r = read(ready, buf, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			sb_run_error(run, "--sync: ready pipe: %s",
+				     r ? strerror(errno) : "end of file");
+			ok = false;
+			continue;
+		}
+		got += (unsigned int)r;
+	}
+	if (!ok)
+		c = 'x';
+	for (i = 0; i < n; i++)
+		if (write(go[i], &c, 1) != 1 && ok) {
+			sb_run_error(run, "--sync: go pipe: %s", strerror(errno));
+			ok = false;
+		}
+	return ok;
+}
+
+static void sb_run_workers(struct sb_opts *o, struct sb_run *run)
+{
+	int ready[2] = { -1, -1 }, go[2];
 	struct sb_result res;
 	pid_t *pids;
-	int *fds;
+	int *fds, *gofds;
 	unsigned int i, n;
 	uint64_t start = sb_now_ns();
 
@@ -210,14 +266,33 @@ static void sb_run_workers(const struct sb_opts *o, struct sb_run *run)
 	sb_hist_init(&run->total.hist);
 	pids = calloc(o->procs, sizeof(*pids));
 	fds = calloc(o->procs, sizeof(*fds));
-	if (!pids || !fds) {
+	gofds = calloc(o->procs, sizeof(*gofds));
+	if (!pids || !fds || !gofds) {
 		sb_run_error(run, "out of memory");
 		goto out_free;
 	}
+	if (o->sync && pipe(ready)) {
+		sb_run_error(run, "--sync: pipe: %s", strerror(errno));
+		goto out_free;
+	}
+	o->sync_fd[1] = ready[1];
 
 	for (n = 0; n < o->procs; n++) {
+		if (o->sync) {
+			if (pipe(go)) {
+				sb_run_error(run, "--sync: pipe: %s",
+					     strerror(errno));
+				break;
+			}
+			o->sync_fd[0] = go[0];
+			gofds[n] = go[1];
+		}
 		pids[n] = sb_spawn(o, n, &fds[n]);
+		if (o->sync)
+			close(go[0]);
 		if (pids[n] < 0) {
+			if (o->sync)
+				close(go[1]);
 			sb_run_error(run, "fork of worker %u: %s", n,
 				     strerror(errno));
 			break;
@@ -227,10 +302,20 @@ static void sb_run_workers(const struct sb_opts *o, struct sb_run *run)
 	if (n < o->procs)
 		for (i = 0; i < n; i++)
 			kill(pids[i], SIGTERM);
+	if (o->sync) {
+		close(ready[1]);
+		for (i = 1; n == o->procs && i <= o->passes; i++)
+			if (!sb_barrier(run, ready[0], gofds, n))
+				break;
+		for (i = 0; i < n; i++)
+			close(gofds[i]);
+		close(ready[0]);
+	}
 	for (i = 0; i < n; i++)
 		sb_collect(run, i, pids[i], fds[i], &res);
 
 out_free:
+	free(gofds);
 	free(fds);
 	free(pids);
 	run->elapsed_s = (double)(sb_now_ns() - start) / SB_NS_PER_SEC;
@@ -328,6 +413,7 @@ static const struct option sb_longopts[] = {
 	{ "json",         required_argument, NULL, 'j' },
 	{ "quiet",        no_argument,       NULL, 'q' },
 	{ "corrupt-page", required_argument, NULL, SB_OPT_CORRUPT_PAGE },
+	{ "sync",         no_argument,       NULL, SB_OPT_SYNC },
 	{ "help",         no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -453,6 +539,7 @@ static int sb_parse_args(int argc, char **argv, struct sb_opts *o)
 		.data = SB_KIND_MIXED,
 		.seed = 1,
 		.page_size = (size_t)sysconf(_SC_PAGESIZE),
+		.sync_fd = { -1, -1 },
 	};
 
 	while ((c = getopt_long(argc, argv, "s:P:p:o:d:S:j:qh", sb_longopts,
@@ -461,6 +548,10 @@ static int sb_parse_args(int argc, char **argv, struct sb_opts *o)
 			return 1;
 		if (c == 'q') {
 			o->quiet = true;
+			continue;
+		}
+		if (c == SB_OPT_SYNC) {
+			o->sync = true;
 			continue;
 		}
 		if (c == '?')

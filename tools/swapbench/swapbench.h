@@ -53,6 +53,12 @@ enum sb_order {
  * @quiet:        print only the summary
  * @corrupt:      --corrupt-page was given
  * @corrupt_page: page of worker 0 that is corrupted after the fill
+ * @sync:         --sync: every worker starts each pass after the fill only
+ *		  once all of them have finished the previous one
+ * @sync_fd:      with @sync, the worker's ends of the barrier pipes: [0]
+ *		  the read end of its own "go" pipe (a byte per pass, 'x' =
+ *		  stop waiting), [1] the write end of the shared "ready" pipe
+ *		  (a byte when a worker reaches the barrier)
  * @page_size:    sysconf(_SC_PAGESIZE)
  * @npages:       pages per worker
  */
@@ -67,6 +73,8 @@ struct sb_opts {
 	bool quiet;
 	bool corrupt;
 	uint64_t corrupt_page;
+	bool sync;
+	int sync_fd[2];
 	size_t page_size;
 	uint32_t npages;
 };

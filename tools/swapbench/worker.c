@@ -24,6 +24,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,7 @@
  * @perm:    visiting order of a random pass
  * @lat:     first-touch latency of each visit of the current pass, ns
  * @res:     running totals
+ * @sync:    --sync and the parent still holds the barrier
  */
 struct sb_worker {
 	const struct sb_opts *opts;
@@ -61,6 +63,7 @@ struct sb_worker {
 	uint32_t *perm;
 	uint32_t *lat;
 	struct sb_result res;
+	bool sync;
 };
 
 /* ---------------------------------------------------------------- output */
@@ -255,6 +258,26 @@ static void sb_run_pass(struct sb_worker *w, unsigned int pass)
 		sb_report_pass(w, pass, order, sb_now_ns() - start, max_ns);
 }
 
+/*
+ * --sync: wait at the barrier before the next pass (see sb_barrier()).
+ * 'x' or end of file on "go" means the parent gave up: run on regardless.
+ */
+static void sb_sync(struct sb_worker *w)
+{
+	const struct sb_opts *o = w->opts;
+	char c = 'r';
+	ssize_t n;
+
+	if (!w->sync)
+		return;
+	sb_write_all(o->sync_fd[1], &c, 1);
+	do {
+		n = read(o->sync_fd[0], &c, 1);
+	} while (n < 0 && errno == EINTR);
+	if (n != 1 || c == 'x')
+		w->sync = false;
+}
+
 /* The --corrupt-page hook: what a swap tier that loses a bit would do. */
 static void sb_corrupt(struct sb_worker *w)
 {
@@ -307,14 +330,21 @@ void sb_worker_main(const struct sb_opts *o, unsigned int index, int fd)
 		.opts = o,
 		.index = index,
 		.seed = o->seed + index,
+		.sync = o->sync,
 	};
 	unsigned int pass;
+
+	/* A parent that gave up may have closed "ready": no SIGPIPE. */
+	if (o->sync)
+		signal(SIGPIPE, SIG_IGN);
 
 	sb_hist_init(&w.res.hist);
 	if (sb_worker_setup(&w))
 		_exit(SB_EXIT_RUNTIME);
 
 	for (pass = 0; pass <= o->passes; pass++) {
+		if (pass)
+			sb_sync(&w);
 		sb_run_pass(&w, pass);
 		if (pass == 0)
 			sb_corrupt(&w);

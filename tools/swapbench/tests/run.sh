@@ -108,6 +108,25 @@ test_zero_passes_only_fills() {
 	expect_field verified 0
 }
 
+# --sync: no worker starts pass k + 1 before every worker finished pass k.
+test_sync_keeps_the_workers_in_step() {
+	local k
+
+	sb -s 1 -P 8 -p 3 -o random --sync
+	expect_rc 0
+	expect_field verified $((8 * PAGES_PER_MIB * 3))
+	for k in 1 2 3; do
+		awk -v k="$k" '
+			$3 == "pass" && $4 == k "/3" { last = NR }
+			$3 == "pass" && $4 == (k + 1) "/3" && !first { first = NR }
+			k == 1 && $3 == "fill" { fill = NR }
+			k == 1 && $3 == "pass" && !p1 { p1 = NR }
+			END { exit !(last && (!first || last < first) &&
+				      (k > 1 || fill < p1)) }
+		' "$TMP/out" || fail "a worker ran ahead of pass $k: $(cat "$TMP/out")"
+	done
+}
+
 # ------------------------------------------------------------ corruption
 
 test_corrupt_page_fails_and_names_the_page() {
