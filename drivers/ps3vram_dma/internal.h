@@ -96,6 +96,7 @@ u32 ps3vram_ring_put(const struct ps3vram_ring *ring);
 bool ps3vram_ring_needs_rewind(const struct ps3vram_ring *ring);
 void ps3vram_ring_rewind(struct ps3vram_ring *ring);
 void ps3vram_ring_bind(struct ps3vram_ring *ring);
+void ps3vram_ring_notify(struct ps3vram_ring *ring, unsigned int notifier);
 void ps3vram_ring_copy(struct ps3vram_ring *ring, bool upload, u32 xdr_off,
 		       u32 vram_off, u32 len, unsigned int notifier);
 
@@ -135,6 +136,13 @@ struct seq_file;
  * @vram_read: CPU read of VRAM (last resort, slow on a PS3); 0, or
  *	-ENODEV when the backend has lost its VRAM (a PS3 after shutdown)
  * @vram_write: CPU write of VRAM (last resort); returns as @vram_read
+ * @release: free the backend: its XDR buffer and the structure holding
+ *	@hw.  Called once, when the last reference to the engine goes after
+ *	ps3vram_dma_engine_remove(): at once when no client exists, otherwise
+ *	when the last client is destroyed.  After ps3vram_dma_engine_remove()
+ *	returns the core calls no other op, so the backend may give up its
+ *	VRAM and registers then; the XDR buffer (the staging slots clients
+ *	still hold) must live until @release.
  */
 struct ps3vram_dma_hw_ops {
 	void (*kick)(struct ps3vram_dma_hw *hw, u32 put);
@@ -146,6 +154,7 @@ struct ps3vram_dma_hw_ops {
 			 unsigned int len);
 	int (*vram_write)(struct ps3vram_dma_hw *hw, u64 off, const void *src,
 			  unsigned int len);
+	void (*release)(struct ps3vram_dma_hw *hw);
 };
 
 /**
@@ -156,6 +165,9 @@ struct ps3vram_dma_hw_ops {
  * @xdr: DMA-visible XDR buffer in the linear mapping, FIFO first
  * @xdr_size: its size in bytes, a multiple of PAGE_SIZE
  * @vram_size: usable VRAM in bytes
+ * @nr_notifiers: copies in flight by default (1..PS3VRAM_NR_NOTIFIERS),
+ *	on notifiers 8 - @nr_notifiers .. 7; the module parameter
+ *	nr_notifiers overrides it when not 0
  */
 struct ps3vram_dma_hw {
 	const struct ps3vram_dma_hw_ops *ops;
@@ -164,6 +176,7 @@ struct ps3vram_dma_hw {
 	void *xdr;
 	size_t xdr_size;
 	u64 vram_size;
+	unsigned int nr_notifiers;
 };
 
 int ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw);
