@@ -469,6 +469,8 @@ static struct ps3vram_emu *ps3vram_emu_create(struct device *dev, void *vram,
 	emu->hw.ops = &ps3vram_emu_ops;
 	emu->hw.dev = dev;
 	emu->hw.name = "emu";
+	/* Every notifier works here: keep 8 copies in flight by default. */
+	emu->hw.nr_notifiers = PS3VRAM_NR_NOTIFIERS;
 	emu->hw.xdr_size = size;
 	emu->hw.vram_size = vram_size;
 	emu->vram = vram;

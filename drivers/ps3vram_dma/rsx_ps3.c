@@ -27,9 +27,10 @@
  * A kick writes PUT and then asks the hypervisor for a blit of nothing
  * (lv1_gpu_fb_blit(ctx, 0, 0, 0, 0)), which makes the GPU fetch the FIFO:
  * ps3vram's protocol, known to work on hardware.  New here and never run on
- * a PS3: notifiers 0-7 in flight at once (ps3vram only uses 7), the reset
- * procedure, the CPU mapping of VRAM, and shutdown while clients are live
- * (see docs/ps3-hardware.md).
+ * a PS3: several copies in flight on notifiers 0-6 as well as 7 (so the
+ * default is 1 notifier, 7 only, as ps3vram; ps3vram_dma.nr_notifiers=8
+ * tries all), the reset procedure, the CPU mapping of VRAM, and shutdown
+ * while clients are live (see docs/ps3-hardware.md).
  *
  * Locking: the core calls kick and reset with its fifo_lock held; both take
  * ps3_gpu_mutex (shared with ps3fb, which drives its own context) around
@@ -387,6 +388,11 @@ static int ps3vram_rsx_probe(struct ps3_system_bus_device *dev)
 	rsx->hw.ops = &ps3vram_rsx_ops;
 	rsx->hw.dev = &dev->core;
 	rsx->hw.name = "rsx";
+	/*
+	 * Only notifier 7 is proven on a PS3 (ps3vram's): one copy in flight
+	 * until a PS3 run shows the others exist (nr_notifiers=8 to try).
+	 */
+	rsx->hw.nr_notifiers = 1;
 
 	ret = ps3vram_dma_engine_add(&rsx->hw);
 	if (ret) {
