@@ -38,11 +38,43 @@ rig_log()
 	echo "rig: [$up] $*" >&2
 }
 
-# rig_verdict TEXT - print the verdict line unless one was already printed
+# rig_modules_stale - print the first loaded project module whose GNU
+# build id (its sysfs note) is not the one the host read from the .ko it
+# packed (/etc/rig/modules, "NAME BUILD-ID" lines): the guest then runs
+# code other than this tree's build; false when every loaded one matches
+rig_modules_stale()
+{
+	local name want note have
+
+	[ -r /etc/rig/modules ] || return 1
+	while read -r name want; do
+		[ -d "/sys/module/$name" ] || continue
+		note=/sys/module/$name/notes/.note.gnu.build-id
+		have=$(od -A n -t x1 "$note" 2>/dev/null | tr -d ' \n')
+		# the note: name size, desc size, type, "GNU\0", then the id
+		case "$have" in
+		?*"$want") ;;
+		*)
+			echo "module $name: loaded build id ${have:-none}, built $want"
+			return 0
+			;;
+		esac
+	done < /etc/rig/modules
+	return 1
+}
+
+# rig_verdict TEXT - print the verdict line unless one was already printed;
+# a PASS with a stale project module loaded becomes a FAIL
 rig_verdict()
 {
+	local stale
+
 	mkdir -p "$RIG_STATE"
 	mkdir "$RIG_STATE/verdict" 2>/dev/null || return 1
+	if [ "$*" = PASS ] && stale=$(rig_modules_stale); then
+		echo "RIG-VERDICT: FAIL: $stale"
+		return 0
+	fi
 	echo "RIG-VERDICT: $*"
 }
 
