@@ -87,14 +87,37 @@
 #endif
 
 /*
- * Block size: large enough that the tail waste of big classes stays small,
- * small enough that 6.1's block-at-a-time writeback evicts few objects.
+ * sleep_mapped: up to 6.7 zswap maps an object on a load and only then
+ * waits for its per-CPU compressor mutex, which a store holds while it
+ * waits for a mapping entry or a staging slot: with sleep_mapped true the
+ * loads would hold every entry and slot across that wait, and both sides
+ * wait forever.  False makes zswap copy the object out and unmap before
+ * it locks (and 6.1's writeback unmap before its GFP_KERNEL page
+ * allocation and disk write).  6.8 and later lock first, then map: true
+ * saves that copy there.  mm/Kbuild defines PS3VRAM_ZPOOL_MAP_FIRST from
+ * the kernel's VERSION and PATCHLEVEL (below 6.8): no header of 6.5-6.7
+ * differs usefully from 6.8's.
  */
-#define PS3VRAM_SWAP_BLOCK_SHIFT	16
+#if PS3VRAM_SWAP_EVICT || defined(PS3VRAM_ZPOOL_MAP_FIRST)
+#define PS3VRAM_SWAP_SLEEP_MAPPED	false
+#else
+#define PS3VRAM_SWAP_SLEEP_MAPPED	true
+#endif
+
+/*
+ * Block size: 16 pages (64 KiB with 4 KiB pages, 1 MiB with 64 KiB
+ * pages), large enough that the tail waste of big classes stays small and
+ * a block holds 16 objects of the largest class.  Classes scale with the
+ * page too: 127 of them, PAGE_SIZE / 128 apart (32 bytes with 4 KiB
+ * pages, 512 with 64 KiB), so that the bitmaps cost the same RAM per
+ * block with either page size.
+ */
+#define PS3VRAM_SWAP_BLOCK_SHIFT	(PAGE_SHIFT + 4)
 #define PS3VRAM_SWAP_BLOCK_SIZE		BIT(PS3VRAM_SWAP_BLOCK_SHIFT)
 /* Class granularity: finer costs bitmap RAM, coarser costs VRAM. */
-#define PS3VRAM_SWAP_CLASS_DELTA	32
-#define PS3VRAM_SWAP_MIN_SIZE		64
+#define PS3VRAM_SWAP_CLASS_DELTA	(PAGE_SIZE / 128)
+#define PS3VRAM_SWAP_MIN_SIZE		(2 * PS3VRAM_SWAP_CLASS_DELTA)
+/* One object is at most a page, moved by one engine copy of one slot. */
 #define PS3VRAM_SWAP_MAX_SIZE		PAGE_SIZE
 #define PS3VRAM_SWAP_NR_CLASSES		\
 	((PS3VRAM_SWAP_MAX_SIZE - PS3VRAM_SWAP_MIN_SIZE) /		\
@@ -106,6 +129,10 @@
 #define PS3VRAM_SWAP_MAX_MAPS		64
 /* Copies retried after an engine reset before the CPU moves the bytes. */
 #define PS3VRAM_SWAP_RETRIES		2
+/* Objects 6.1's shrink writes back at most per page it is asked for. */
+#define PS3VRAM_SWAP_SHRINK_OBJS	32
+/* What a failed load hands back: no decompressor accepts it. */
+#define PS3VRAM_SWAP_POISON		0xff
 
 static unsigned int vram_mb;
 module_param(vram_mb, uint, 0444);
@@ -133,16 +160,23 @@ enum ps3vram_swap_stat_item {
 };
 
 /**
- * struct ps3vram_swap_block - RAM metadata of a 64 KiB block of VRAM
+ * struct ps3vram_swap_block - RAM metadata of a block of VRAM
  * @list: in its pool's partial list of its class while it has room
  * @lru: in its pool's LRU while it is in use (6.1 writeback)
  * @pool: the pool using it, NULL when free
  * @class: size class index
  * @used: objects allocated
- * @reclaim: being written back: no allocations, not released when empty
+ * @draining: being written back (6.1), over one or more shrink requests:
+ *	off the partial list, so that no object is allocated in it
+ * @reclaim: an evict() of one of its objects is running: not released
+ *	when empty, the writeback releases it
  * @map: allocated objects
+ * @pending: allocated objects not stored yet (no upload done): writeback
+ *	must not read them
+ * @lost: objects whose store reached VRAM neither by DMA nor by the CPU:
+ *	a load of one gets poison
  *
- * Everything but @map's bits is protected by @pool->lock, and so are they.
+ * All of it, bits included, is protected by @pool->lock.
  */
 struct ps3vram_swap_block {
 	struct list_head list;
@@ -150,8 +184,11 @@ struct ps3vram_swap_block {
 	struct ps3vram_swap_pool *pool;
 	u16 class;
 	u16 used;
+	bool draining;
 	bool reclaim;
 	DECLARE_BITMAP(map, PS3VRAM_SWAP_MAX_OBJS);
+	DECLARE_BITMAP(pending, PS3VRAM_SWAP_MAX_OBJS);
+	DECLARE_BITMAP(lost, PS3VRAM_SWAP_MAX_OBJS);
 };
 
 /**
@@ -160,13 +197,16 @@ struct ps3vram_swap_block {
  * @task: the task that mapped it; zswap unmaps in the same function, and
  *	6.1 can map one handle twice at once (a load racing a writeback)
  * @slot: the staging slot it is mapped in
- * @write: mapped write-only: unmap uploads
+ * @write: mapped for writing (write-only or read-write): unmap uploads
+ * @failed: mapped for reading and the object could not be loaded: the
+ *	slot holds poison
  */
 struct ps3vram_swap_map {
 	unsigned long handle;
 	struct task_struct *task;
 	struct ps3vram_dma_slot *slot;
 	bool write;
+	bool failed;
 };
 
 /**
@@ -180,6 +220,14 @@ struct ps3vram_swap_map {
  * @map_wait: where map() waits for a free entry in @maps
  * @zpool: zswap's handle for this pool, for evict (6.1)
  * @ops: zswap's evict callback (6.1), may be NULL
+ * @drain: the block being written back across shrink requests, or NULL
+ * @drain_obj: the object of @drain the next request starts from
+ * @evict_handle: the handle evict() runs for, 0 when none
+ * @evict_task: the task that runs it
+ * @evict_freed: zswap freed @evict_handle from within evict(): it was
+ *	written back (an entry zswap had invalidated is freed elsewhere)
+ *
+ * @drain to @evict_freed are protected by @lock.
  */
 struct ps3vram_swap_pool {
 	spinlock_t lock;		/* see above */
@@ -192,6 +240,11 @@ struct ps3vram_swap_pool {
 #if PS3VRAM_SWAP_EVICT
 	struct zpool *zpool;
 	const struct zpool_ops *ops;
+	struct ps3vram_swap_block *drain;
+	unsigned int drain_obj;
+	unsigned long evict_handle;
+	struct task_struct *evict_task;
+	bool evict_freed;
 #endif
 };
 
@@ -202,9 +255,12 @@ struct ps3vram_swap_pool {
  * @users: pools alive
  * @nr_blocks: blocks in the claim
  * @blocks: metadata of every block
- * @free_lock: protects @free and @nr_free
+ * @free_lock: protects @free, @nr_free and @tight
  * @free: stack of free block numbers
  * @nr_free: its depth
+ * @low: free blocks under which the pools report zswap's limit reached
+ * @high: free blocks from which they report their own size again
+ * @tight: under @low and not back to @high yet
  * @stat: counters since load
  * @kobj: /sys/kernel/ps3vram_swap
  */
@@ -217,6 +273,9 @@ static struct ps3vram_swap {
 	spinlock_t free_lock;		/* see above */
 	u32 *free;
 	unsigned int nr_free;
+	unsigned int low;
+	unsigned int high;
+	bool tight;
 	atomic64_t stat[NR_PS3VRAM_SWAP_STATS];
 	struct kobject *kobj;
 } ps3vram_swap = {
@@ -280,6 +339,17 @@ ps3vram_swap_decode(unsigned long handle, unsigned int *obj, u64 *vram_off,
 
 /* ---- blocks ------------------------------------------------------------ */
 
+/* Under the low watermark until back at the high one: see the top. */
+static void ps3vram_swap_watermark(void)
+{
+	lockdep_assert_held(&ps3vram_swap.free_lock);
+
+	if (ps3vram_swap.nr_free < ps3vram_swap.low)
+		WRITE_ONCE(ps3vram_swap.tight, true);
+	else if (ps3vram_swap.nr_free >= ps3vram_swap.high)
+		WRITE_ONCE(ps3vram_swap.tight, false);
+}
+
 static struct ps3vram_swap_block *ps3vram_swap_block_get(void)
 {
 	struct ps3vram_swap_block *block = NULL;
@@ -287,6 +357,7 @@ static struct ps3vram_swap_block *ps3vram_swap_block_get(void)
 	spin_lock(&ps3vram_swap.free_lock);
 	if (ps3vram_swap.nr_free)
 		block = &ps3vram_swap.blocks[ps3vram_swap.free[--ps3vram_swap.nr_free]];
+	ps3vram_swap_watermark();
 	spin_unlock(&ps3vram_swap.free_lock);
 	return block;
 }
@@ -295,6 +366,7 @@ static void ps3vram_swap_block_put(struct ps3vram_swap_block *block)
 {
 	spin_lock(&ps3vram_swap.free_lock);
 	ps3vram_swap.free[ps3vram_swap.nr_free++] = block - ps3vram_swap.blocks;
+	ps3vram_swap_watermark();
 	spin_unlock(&ps3vram_swap.free_lock);
 }
 
@@ -306,6 +378,11 @@ static void ps3vram_swap_block_release(struct ps3vram_swap_pool *pool,
 
 	list_del_init(&block->list);
 	list_del_init(&block->lru);
+#if PS3VRAM_SWAP_EVICT
+	if (pool->drain == block)
+		pool->drain = NULL;
+#endif
+	block->draining = false;
 	block->pool = NULL;
 	pool->blocks--;
 	ps3vram_swap_count(PS3VRAM_SWAP_VRAM_USED, -PS3VRAM_SWAP_BLOCK_SIZE);
@@ -330,8 +407,11 @@ static int ps3vram_swap_alloc(struct ps3vram_swap_pool *pool,
 		block->pool = pool;
 		block->class = class;
 		block->used = 0;
+		block->draining = false;
 		block->reclaim = false;
 		bitmap_zero(block->map, PS3VRAM_SWAP_MAX_OBJS);
+		bitmap_zero(block->pending, PS3VRAM_SWAP_MAX_OBJS);
+		bitmap_zero(block->lost, PS3VRAM_SWAP_MAX_OBJS);
 		list_add(&block->list, &pool->partial[class]);
 		list_add(&block->lru, &pool->lru);
 		pool->blocks++;
@@ -340,6 +420,8 @@ static int ps3vram_swap_alloc(struct ps3vram_swap_pool *pool,
 	}
 	obj = find_first_zero_bit(block->map, objs);
 	__set_bit(obj, block->map);
+	/* Until unmap uploads it; free clears it too. */
+	__set_bit(obj, block->pending);
 	if (++block->used == objs)
 		list_del_init(&block->list);
 	list_move(&block->lru, &pool->lru);
@@ -391,12 +473,17 @@ static void ps3vram_swap_map_free(struct ps3vram_swap_pool *pool,
 	map->task = NULL;
 	map->slot = NULL;
 	spin_unlock(&pool->map_lock);
+	/* The waits are exclusive: one entry freed, one waiter woken. */
 	wake_up(&pool->map_wait);
 }
 
-/* Copy an object between VRAM and @slot, retrying and falling back. */
-static void ps3vram_swap_copy(struct ps3vram_dma_slot *slot, u64 vram_off,
-			      unsigned int len, bool up)
+/*
+ * Copy an object between VRAM and @slot, retrying and falling back to the
+ * CPU.  Return: 0, or the CPU path's error when nothing moved the bytes
+ * (-ENODEV once the engine is gone: a PS3 after shutdown).
+ */
+static int ps3vram_swap_copy(struct ps3vram_dma_slot *slot, u64 vram_off,
+			     unsigned int len, bool up)
 {
 	struct ps3vram_dma_client *client = ps3vram_swap.client;
 	unsigned int try;
@@ -409,38 +496,70 @@ static void ps3vram_swap_copy(struct ps3vram_dma_slot *slot, u64 vram_off,
 		ret = up ? ps3vram_dma_upload(client, slot, 0, vram_off, len) :
 			   ps3vram_dma_download(client, slot, 0, vram_off, len);
 		if (!ret)
-			return;
+			return 0;
 		/* -ETIMEDOUT and -EIO both come back after an engine reset. */
 	}
 
 	pr_warn_ratelimited("%s of %u bytes at %#llx failed (%d), using the CPU\n",
 			    up ? "upload" : "download", len, vram_off, ret);
-	if (up) {
+	if (up)
 		ret = ps3vram_dma_cpu_write(client, vram_off, slot->buf, len);
-		ps3vram_swap_count(PS3VRAM_SWAP_CPU_WRITES, 1);
-	} else {
+	else
 		ret = ps3vram_dma_cpu_read(client, slot->buf, vram_off, len);
-		ps3vram_swap_count(PS3VRAM_SWAP_CPU_READS, 1);
-	}
-	/* Only a range outside the claim fails here: a bug in this file. */
-	WARN_ON_ONCE(ret);
+	if (!ret)
+		ps3vram_swap_count(up ? PS3VRAM_SWAP_CPU_WRITES :
+				   PS3VRAM_SWAP_CPU_READS, 1);
+	/* A range outside the claim would be a bug in this file. */
+	WARN_ON_ONCE(ret == -EINVAL);
+	return ret;
 }
 
 /* ---- the zpool operations ---------------------------------------------- */
 
-static void *ps3vram_swap_map_handle(struct ps3vram_swap_pool *pool,
-				     unsigned long handle, bool write)
+static bool ps3vram_swap_lost(struct ps3vram_swap_pool *pool,
+			      struct ps3vram_swap_block *block,
+			      unsigned int obj)
 {
+	bool lost;
+
+	spin_lock(&pool->lock);
+	lost = test_bit(obj, block->lost);
+	spin_unlock(&pool->lock);
+	return lost;
+}
+
+/*
+ * Map @handle: @read downloads the object into the slot, @write uploads
+ * the slot at unmap (read and write: ZPOOL_MM_RW).  A load that cannot be
+ * done hands back poison, never the slot's previous bytes, which may be
+ * another page's valid compressed data.
+ */
+static void *ps3vram_swap_map_handle(struct ps3vram_swap_pool *pool,
+				     unsigned long handle, bool read,
+				     bool write)
+{
+	struct ps3vram_swap_block *block;
 	struct ps3vram_swap_map *map;
 	unsigned int obj, len;
 	u64 vram_off;
+	int ret;
 
-	ps3vram_swap_decode(handle, &obj, &vram_off, &len);
-	wait_event(pool->map_wait, (map = ps3vram_swap_map_try(pool, handle)));
+	block = ps3vram_swap_decode(handle, &obj, &vram_off, &len);
+	wait_event_idle_exclusive(pool->map_wait,
+				  (map = ps3vram_swap_map_try(pool, handle)));
 	map->slot = ps3vram_dma_slot_get(ps3vram_swap.client);
 	map->write = write;
-	if (!write) {
-		ps3vram_swap_copy(map->slot, vram_off, len, false);
+	map->failed = false;
+	if (read) {
+		ret = ps3vram_swap_lost(pool, block, obj) ? -EIO :
+		      ps3vram_swap_copy(map->slot, vram_off, len, false);
+		if (ret) {
+			memset(map->slot->buf, PS3VRAM_SWAP_POISON, len);
+			map->failed = true;
+			pr_err_ratelimited("cannot load handle %#lx (%s, %d): poisoned, zswap will fail to decompress it\n",
+					   handle, ret == -EIO ? "its store was lost" :
+					   "DMA and CPU failed", ret);
+		}
 		ps3vram_swap_count(PS3VRAM_SWAP_LOADS, 1);
 	}
 	return map->slot->buf;
@@ -449,16 +568,29 @@ static void *ps3vram_swap_map_handle(struct ps3vram_swap_pool *pool,
 static void ps3vram_swap_unmap_handle(struct ps3vram_swap_pool *pool,
 				      unsigned long handle)
 {
+	struct ps3vram_swap_block *block;
 	struct ps3vram_swap_map *map;
 	unsigned int obj, len;
 	u64 vram_off;
+	int ret;
 
 	map = ps3vram_swap_map_find(pool, handle);
 	if (WARN_ON_ONCE(!map))
 		return;
 	if (map->write) {
-		ps3vram_swap_decode(handle, &obj, &vram_off, &len);
-		ps3vram_swap_copy(map->slot, vram_off, len, true);
+		block = ps3vram_swap_decode(handle, &obj, &vram_off, &len);
+		ret = ps3vram_swap_copy(map->slot, vram_off, len, true);
+		if (ret)
+			pr_err_ratelimited("cannot store handle %#lx (DMA and CPU failed, %d): it will load as poison\n",
+					   handle, ret);
+		spin_lock(&pool->lock);
+		__clear_bit(obj, block->pending);
+		/* Read-write over poison: still lost. */
+		if (ret || map->failed)
+			__set_bit(obj, block->lost);
+		else
+			__clear_bit(obj, block->lost);
+		spin_unlock(&pool->lock);
 		ps3vram_swap_count(PS3VRAM_SWAP_STORES, 1);
 	}
 	ps3vram_swap_map_free(pool, map);
@@ -506,8 +638,14 @@ static void ps3vram_swap_free(struct ps3vram_swap_pool *pool,
 		spin_unlock(&pool->lock);
 		return;
 	}
+	__clear_bit(obj, block->pending);
+	__clear_bit(obj, block->lost);
+#if PS3VRAM_SWAP_EVICT
+	if (handle == pool->evict_handle && current == pool->evict_task)
+		pool->evict_freed = true;
+#endif
 	if (block->used-- == ps3vram_swap_class_objs(block->class) &&
-	    !block->reclaim)
+	    !block->draining)
 		list_add(&block->list, &pool->partial[block->class]);
 	if (!block->used && !block->reclaim)
 		ps3vram_swap_block_release(pool, block);
@@ -519,47 +657,87 @@ static void ps3vram_swap_free(struct ps3vram_swap_pool *pool,
 
 #if PS3VRAM_SWAP_EVICT
 /*
- * Write back the objects of the least recently allocated block, so that the
- * whole block becomes free.  zswap's evict() maps and frees each handle.
- * Return: 0 when the block was freed, -EAGAIN otherwise.
+ * Write back objects of the block being drained, or else of the least
+ * recently allocated block, at most *@budget of them; zswap's evict() maps
+ * and frees each handle.  Objects not uploaded yet (pending) or lost are
+ * skipped: their VRAM does not hold a zswap header.
+ * Return: 0 when the block was freed; -EINPROGRESS when the budget ran out
+ * first (the next call resumes the block); -EAGAIN when there is no block
+ * or writeback failed or left skipped objects (the block goes back).
  */
-static int ps3vram_swap_reclaim_block(struct ps3vram_swap_pool *pool)
+static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
+			      unsigned int *budget)
 {
 	struct ps3vram_swap_block *block;
-	unsigned int obj = 0, objs;
+	unsigned int obj, objs;
 	unsigned long handle;
+	bool freed;
 	int ret = 0;
 
 	spin_lock(&pool->lock);
-	list_for_each_entry_reverse(block, &pool->lru, lru)
-		if (!block->reclaim)
-			break;
-	if (list_entry_is_head(block, &pool->lru, lru)) {
+	block = pool->drain;
+	if (!block) {
+		list_for_each_entry_reverse(block, &pool->lru, lru)
+			if (!block->draining)
+				break;
+		if (list_entry_is_head(block, &pool->lru, lru)) {
+			spin_unlock(&pool->lock);
+			return -EAGAIN;
+		}
+		block->draining = true;
+		list_del_init(&block->list);
+		pool->drain = block;
+		pool->drain_obj = 0;
+	} else if (block->reclaim) {
+		/* Another shrink is on it. */
 		spin_unlock(&pool->lock);
 		return -EAGAIN;
 	}
 	block->reclaim = true;
-	list_del_init(&block->list);
 	objs = ps3vram_swap_class_objs(block->class);
-	for (;;) {
+	for (obj = pool->drain_obj;; obj++) {
 		obj = find_next_bit(block->map, objs, obj);
 		if (obj >= objs)
 			break;
+		if (test_bit(obj, block->pending) || test_bit(obj, block->lost))
+			continue;
+		if (!*budget) {
+			ret = -EINPROGRESS;
+			break;
+		}
+		--*budget;
 		handle = ps3vram_swap_handle(block - ps3vram_swap.blocks, obj);
+		pool->evict_handle = handle;
+		pool->evict_task = current;
+		pool->evict_freed = false;
 		spin_unlock(&pool->lock);
 		ret = pool->ops->evict(pool->zpool, handle);
-		ps3vram_swap_count(ret ? PS3VRAM_SWAP_EVICT_FAILED :
-				   PS3VRAM_SWAP_EVICTED, 1);
 		spin_lock(&pool->lock);
-		if (ret)
+		freed = pool->evict_freed;
+		pool->evict_handle = 0;
+		pool->evict_task = NULL;
+		if (ret) {
+			ps3vram_swap_count(PS3VRAM_SWAP_EVICT_FAILED, 1);
+			ret = -EAGAIN;
 			break;
-		obj++;
+		}
+		/*
+		 * Written back: zswap freed it in evict(), or a load holding
+		 * the entry will.  Neither when zswap had invalidated it: the
+		 * invalidation freed it, in another task.
+		 */
+		if (freed || test_bit(obj, block->map))
+			ps3vram_swap_count(PS3VRAM_SWAP_EVICTED, 1);
 	}
 	block->reclaim = false;
 	if (!block->used) {
 		ps3vram_swap_block_release(pool, block);
 		ret = 0;
+	} else if (ret == -EINPROGRESS) {
+		pool->drain_obj = obj;
 	} else {
+		block->draining = false;
+		pool->drain = NULL;
 		if (block->used < objs)
 			list_add(&block->list, &pool->partial[block->class]);
 		list_move(&block->lru, &pool->lru);
@@ -569,16 +747,29 @@ static int ps3vram_swap_reclaim_block(struct ps3vram_swap_pool *pool)
 	return ret;
 }
 
+/*
+ * 6.1's zswap asks for one page whenever a store finds the pool full: write
+ * back at most PS3VRAM_SWAP_SHRINK_OBJS objects per page asked for, and go
+ * on with the same block at the next request.
+ * Return: 0 when at least one block was freed, -EAGAIN otherwise.
+ */
 static int ps3vram_swap_shrink(struct ps3vram_swap_pool *pool,
 			       unsigned int pages, unsigned int *reclaimed)
 {
-	unsigned int done = 0, tries = pages;
+	unsigned int done = 0, tries = pages, budget;
+	int ret;
 
 	if (!pool->ops || !pool->ops->evict)
 		return -EINVAL;
-	while (done < pages && tries--)
-		if (!ps3vram_swap_reclaim_block(pool))
+	budget = pages > UINT_MAX / PS3VRAM_SWAP_SHRINK_OBJS ? UINT_MAX :
+		 pages * PS3VRAM_SWAP_SHRINK_OBJS;
+	while (done < pages && budget && tries) {
+		ret = ps3vram_swap_drain(pool, &budget);
+		if (!ret)
 			done += PS3VRAM_SWAP_BLOCK_SIZE >> PAGE_SHIFT;
+		else if (ret == -EAGAIN)
+			tries--;
+	}
 	if (reclaimed)
 		*reclaimed = done;
 	return done ? 0 : -EAGAIN;
@@ -623,6 +814,9 @@ static int ps3vram_swap_claim(void)
 	}
 	ps3vram_swap.nr_blocks = n;
 	ps3vram_swap.nr_free = n;
+	ps3vram_swap.low = max(2U, DIV_ROUND_UP(n, 32));
+	ps3vram_swap.high = max(2 * ps3vram_swap.low, DIV_ROUND_UP(n, 8));
+	ps3vram_swap.tight = false;
 	ps3vram_swap.client = client;
 	pr_info("%u MiB of VRAM for zswap; zswap limits it to max_pool_percent (%u%% needed for all of it)\n",
 		n >> (20 - PS3VRAM_SWAP_BLOCK_SHIFT),
@@ -749,7 +943,7 @@ static void ps3vram_zpool_free(void *pool, unsigned long handle)
 static void *ps3vram_zpool_obj_read_begin(void *pool, unsigned long handle,
 					  void *local_copy)
 {
-	return ps3vram_swap_map_handle(pool, handle, false);
+	return ps3vram_swap_map_handle(pool, handle, true, false);
 }
 
 static void ps3vram_zpool_obj_read_end(void *pool, unsigned long handle,
@@ -761,7 +955,7 @@ static void ps3vram_zpool_obj_read_end(void *pool, unsigned long handle,
 static void ps3vram_zpool_obj_write(void *pool, unsigned long handle,
 				    void *handle_mem, size_t mem_len)
 {
-	memcpy(ps3vram_swap_map_handle(pool, handle, true), handle_mem,
+	memcpy(ps3vram_swap_map_handle(pool, handle, false, true), handle_mem,
 	       mem_len);
 	ps3vram_swap_unmap_handle(pool, handle);
 }
@@ -769,7 +963,8 @@ static void ps3vram_zpool_obj_write(void *pool, unsigned long handle,
 static void *ps3vram_zpool_map(void *pool, unsigned long handle,
 			       enum zpool_mapmode mm)
 {
-	return ps3vram_swap_map_handle(pool, handle, mm == ZPOOL_MM_WO);
+	return ps3vram_swap_map_handle(pool, handle, mm != ZPOOL_MM_WO,
+				       mm != ZPOOL_MM_RO);
 }
 
 static void ps3vram_zpool_unmap(void *pool, unsigned long handle)
@@ -778,9 +973,20 @@ static void ps3vram_zpool_unmap(void *pool, unsigned long handle)
 }
 #endif
 
+/*
+ * The size zswap holds against max_pool_percent: the pool's VRAM; and while
+ * free VRAM is under the low watermark, all of RAM and of the claim more,
+ * beyond any limit zswap can have (see the top of this file).
+ */
 static u64 ps3vram_swap_pool_bytes(struct ps3vram_swap_pool *pool)
 {
-	return (u64)READ_ONCE(pool->blocks) << PS3VRAM_SWAP_BLOCK_SHIFT;
+	u64 bytes = (u64)READ_ONCE(pool->blocks) << PS3VRAM_SWAP_BLOCK_SHIFT;
+
+	if (READ_ONCE(ps3vram_swap.tight))
+		bytes += ((u64)totalram_pages() << PAGE_SHIFT) +
+			 ((u64)READ_ONCE(ps3vram_swap.nr_blocks) <<
+			  PS3VRAM_SWAP_BLOCK_SHIFT);
+	return bytes;
 }
 
 #ifdef PS3VRAM_ZPOOL_TOTAL_PAGES
@@ -810,7 +1016,7 @@ static struct zpool_driver ps3vram_zpool_driver = {
 	.obj_read_end =		ps3vram_zpool_obj_read_end,
 	.obj_write =		ps3vram_zpool_obj_write,
 #else
-	.sleep_mapped =		true,
+	.sleep_mapped =		PS3VRAM_SWAP_SLEEP_MAPPED,
 	.map =			ps3vram_zpool_map,
 	.unmap =		ps3vram_zpool_unmap,
 #endif
@@ -880,6 +1086,11 @@ static int __init ps3vram_swap_init(void)
 	BUILD_BUG_ON(!is_power_of_2(PS3VRAM_SWAP_MAX_OBJS));
 	BUILD_BUG_ON(PS3VRAM_SWAP_CLASS_DELTA % PS3VRAM_DMA_ALIGN);
 	BUILD_BUG_ON(PS3VRAM_SWAP_MAX_SIZE > PS3VRAM_DMA_MAX_COPY);
+	BUILD_BUG_ON(PS3VRAM_SWAP_MIN_SIZE % PS3VRAM_SWAP_CLASS_DELTA);
+	BUILD_BUG_ON(PS3VRAM_SWAP_MAX_SIZE % PS3VRAM_SWAP_CLASS_DELTA);
+	/* A block holds objects of the largest class, 16 of them. */
+	BUILD_BUG_ON(PS3VRAM_SWAP_BLOCK_SIZE < 16 * PS3VRAM_SWAP_MAX_SIZE);
+	BUILD_BUG_ON(PS3VRAM_SWAP_BLOCK_SIZE % PS3VRAM_DMA_CLAIM_ALIGN);
 
 	ps3vram_swap.kobj = kobject_create_and_add("ps3vram_swap", kernel_kobj);
 	if (!ps3vram_swap.kobj)

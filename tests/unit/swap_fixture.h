@@ -41,7 +41,36 @@
 #include "harness.h"
 #include "dma_engine.h"
 #include "shim/zpool_exact.h"
+/*
+ * The engine's CPU path as the driver calls it, through the fixture: with
+ * swap_cpu_dead set it fails as the core's does once the engine is gone (a
+ * PS3 after shutdown, an unplugged emulator): -ENODEV, nothing moved.
+ */
+#include <linux/ps3vram_dma.h>
+static int swap_cpu_dead;
+static int swap_cpu_read(struct ps3vram_dma_client *client, void *dst,
+			 u64 vram_off, unsigned int len);
+static int swap_cpu_write(struct ps3vram_dma_client *client, u64 vram_off,
+			  const void *src, unsigned int len);
+#define ps3vram_dma_cpu_read	swap_cpu_read
+#define ps3vram_dma_cpu_write	swap_cpu_write
 #include "../../mm/ps3vram_swap.c"
+#undef ps3vram_dma_cpu_read
+#undef ps3vram_dma_cpu_write
+
+static int swap_cpu_read(struct ps3vram_dma_client *client, void *dst,
+			 u64 vram_off, unsigned int len)
+{
+	return swap_cpu_dead ? -ENODEV :
+	       ps3vram_dma_cpu_read(client, dst, vram_off, len);
+}
+
+static int swap_cpu_write(struct ps3vram_dma_client *client, u64 vram_off,
+			  const void *src, unsigned int len)
+{
+	return swap_cpu_dead ? -ENODEV :
+	       ps3vram_dma_cpu_write(client, vram_off, src, len);
+}
 
 #define SWAP_SYS	"kernel/ps3vram_swap/"
 #define ENGINE_SYS	"kernel/ps3vram_dma/"
@@ -74,6 +103,8 @@ enum {
 #define BLOCK_PAGES	(BLOCK / 4096)
 #define NR_CLASSES	127
 #define MAX_MAPS	PS3VRAM_SWAP_MAX_MAPS
+/* Objects 6.1's shrink writes back at most per page it is asked for. */
+#define SHRINK_OBJS	32
 #define RETRIES		PS3VRAM_SWAP_RETRIES
 #define MiB		(1024 * 1024)
 
@@ -168,6 +199,7 @@ static inline unsigned int *swap_dma_param(const char *name)
 #if PS3VRAM_SWAP_EVICT
 /* What the test's evict() does and saw; see swap_evict(). */
 static struct {
+	int (*hook)(void *pool, unsigned long handle);
 	unsigned long fail;
 	size_t alloc_size;
 	unsigned long allocated;
@@ -461,6 +493,7 @@ static inline void swap_modules_load(unsigned int engine_mb,
 	for (i = 0; i < NR_PS3VRAM_SWAP_STATS; i++)
 		atomic64_set(&ps3vram_swap.stat[i], 0);
 	memset(swap_zpools, 0, sizeof(swap_zpools));
+	swap_cpu_dead = 0;
 #if PS3VRAM_SWAP_EVICT
 	memset(&evict, 0, sizeof(evict));
 #endif
@@ -481,7 +514,8 @@ static inline void *swap_start(unsigned int engine_mb)
 #if PS3VRAM_SWAP_EVICT
 /*
  * zswap_writeback_entry() of 6.1: read the object (checking it is the
- * test's), write it to the swap device, free it.  The handle in
+ * test's), write it to the swap device, free it.  evict.hook, when set,
+ * does instead what the test needs.  The handle in
  * evict.fail fails as a page under load does (-EAGAIN); evict.alloc_size
  * makes the first call store a new object, as a racing zswap store would.
  */
@@ -492,6 +526,8 @@ static inline int swap_evict(struct zpool *zpool, unsigned long handle)
 	if (evict.calls < ARRAY_SIZE(evict.handles))
 		evict.handles[evict.calls] = handle;
 	evict.calls++;
+	if (evict.hook)
+		return evict.hook(pool, handle);
 	if (evict.alloc_size && !evict.allocated)
 		evict.allocated = swap_alloc(pool, evict.alloc_size);
 	if (handle == evict.fail)

@@ -36,6 +36,9 @@ do {									\
 		unit_wait_block(&(wq), #condition, __FILE__, __LINE__);	\
 } while (0)
 
+/* One waiter woken per wake_up(): the same here, nobody else runs. */
+#define wait_event_idle_exclusive(wq, condition) wait_event(wq, condition)
+
 #define wait_event_interruptible(wq, condition)				\
 ({ wait_event(wq, condition); 0; })
 #define wait_event_killable(wq, condition)				\

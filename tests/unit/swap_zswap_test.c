@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mm/ps3vram_swap.c in the order zswap calls it on each kernel: a load
+ * that waits for zswap's per-CPU compressor mutex holding no mapping
+ * (sleep_mapped false where zswap maps before it locks, 6.1-6.7);
+ * map(ZPOOL_MM_RW); a load or store that neither DMA nor the CPU can move
+ * failing loudly instead of handing back stale bytes; 6.1's writeback
+ * kept off objects not yet uploaded and counting only what it wrote back,
+ * a bounded amount of work per shrink request; and the pool size zswap
+ * sees reaching its limit before VRAM runs out.
+ */
+#include "swap_fixture.h"
+#include <linux/version.h>
+
+/* ---- zswap's per-CPU mutex and the mapping table (issue 10, item 1) ---- */
+
+#ifndef PS3VRAM_ZPOOL_OBJ_RW
+/*
+ * Does zswap of this kernel map an object before it takes the compressor
+ * mutex on a load?  6.1-6.7 do (zswap_frontswap_load(), zswap_load()),
+ * 6.8 and later lock first (zswap_decompress()).
+ */
+#define ZSWAP_MAPS_BEFORE_MUTEX	(LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0))
+
+UNIT_TEST(swap_zswap_test_sleep_mapped_is_false_where_zswap_maps_before_its_mutex)
+{
+	swap_modules_load(VRAM_MB, 0);
+	EXPECT_EQ(drv->sleep_mapped, !ZSWAP_MAPS_BEFORE_MUTEX);
+}
+
+/* A task of the test: one of the loads or the store below. */
+static struct task_struct swap_tasks[MAX_MAPS + 1];
+
+/*
+ * The part of zswap's load before it waits for acomp_ctx->mutex, as this
+ * kernel's zswap writes it: 6.1-6.7 map; unless the driver can sleep
+ * mapped they copy the object to a buffer and unmap; then they lock.
+ * 6.8 and later lock first: nothing is mapped while they wait.
+ */
+static void swap_load_until_mutex(void *pool, unsigned long handle,
+				  u8 *tmp, size_t len)
+{
+	void *src;
+
+	if (!ZSWAP_MAPS_BEFORE_MUTEX)
+		return;
+	src = swap_read_begin(pool, handle);
+	if (!drv->sleep_mapped) {
+		memcpy(tmp, src, len);
+		swap_read_end(pool, handle, src);
+	}
+}
+
+/*
+ * Every CPU's swap-in waits for the compressor mutex a store holds; the
+ * store, under that mutex, maps its new object.  If a waiting load holds
+ * a mapping entry (or a staging slot) the store can never get one: with
+ * as many loads as entries, both sides wait forever (6.1 at 64
+ * concurrent swap-ins, fewer with the smallest staging buffer).
+ */
+UNIT_TEST(swap_zswap_test_a_store_under_the_mutex_never_waits_for_loads_waiting_for_it)
+{
+	static u8 tmp[MAX_MAPS][128];
+	void *pool = swap_start(VRAM_MB);
+	unsigned long h = swap_put(pool, 100), n;
+	unsigned int i;
+	bool blocked;
+
+	for (i = 0; i < MAX_MAPS; i++) {
+		unit_current_task = &swap_tasks[i];
+		swap_load_until_mutex(pool, h, tmp[i], 100);
+	}
+	/* The store: it holds the mutex the loads wait for. */
+	unit_current_task = &swap_tasks[MAX_MAPS];
+	n = swap_alloc(pool, 300);
+	blocked = UNIT_WOULD_BLOCK(swap_fill(pool, n, 300));
+	EXPECT_FALSE(blocked);
+	unit_current_task = swap_task0;
+	if (blocked)
+		return;		/* the cleanup frees what the loads hold */
+	/* The store done, the mutex is free: the loads decompress. */
+	for (i = 0; i < MAX_MAPS; i++)
+		if (ZSWAP_MAPS_BEFORE_MUTEX)
+			EXPECT_TRUE(swap_is_pattern(tmp[i], 100, h));
+	EXPECT_TRUE(swap_intact(pool, n, 300));
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+
+/* ---- map(ZPOOL_MM_RW) (item 10) ---- */
+
+UNIT_TEST(swap_zswap_test_map_rw_reads_the_object_and_keeps_what_is_written)
+{
+	void *pool = swap_start(VRAM_MB);
+	unsigned long h = swap_put(pool, 500);
+	u8 want[500];
+	u8 *mem;
+
+	mem = drv->map(pool, h, ZPOOL_MM_RW);
+	EXPECT_TRUE(swap_is_pattern(mem, 500, h));
+	memset(mem + 100, 0x5a, 50);
+	drv->unmap(pool, h);
+
+	swap_pattern(want, sizeof(want), h);
+	memset(want + 100, 0x5a, 50);
+	EXPECT_EQ(memcmp(swap_vram(h), want, sizeof(want)), 0);
+	EXPECT_TRUE(swap_holds(pool, h, want, sizeof(want)));
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+#endif
+
+/* ---- neither DMA nor the CPU (item 3) ---- */
+
+/* Every copy hangs (1 ms, fake time) and the CPU path is gone. */
+static void swap_engine_dead(void)
+{
+	*swap_dma_param("timeout_ms") = 1;
+	*swap_dma_param("emu_timeout_every") = 1;
+	swap_cpu_dead = 1;
+}
+
+static bool swap_is_poison(const u8 *mem, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (mem[i] != 0xff)
+			return false;
+	return true;
+}
+
+/*
+ * A load whose download and CPU read both fail gets poison, which no
+ * decompressor accepts, never the slot's previous contents: here another
+ * object's valid bytes, which zswap would decompress into the wrong page.
+ */
+UNIT_TEST(swap_zswap_test_a_load_nothing_can_move_gets_poison_not_stale_bytes)
+{
+	void *pool = swap_start(VRAM_MB);
+	unsigned long x = swap_put(pool, 1500), y = swap_put(pool, 1500);
+	unsigned int warns;
+	u8 *mem;
+
+	/* y's bytes are left in the slot the next map takes. */
+	EXPECT_TRUE(swap_intact(pool, y, 1500));
+	swap_engine_dead();
+	warns = SWAP_WARNS(mem = swap_read_begin(pool, x));
+	EXPECT_FALSE(swap_is_pattern(mem, 1500, y));
+	EXPECT_TRUE(swap_is_poison(mem, class_size(1500)));
+	swap_read_end(pool, x, mem);
+	EXPECT_EQ(warns, 0);
+	EXPECT_EQ(unit_log_count("cannot load"), 1);
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+
+/*
+ * A store that reached neither by DMA nor by the CPU is remembered: even
+ * with the engine back, its load is poison, not what VRAM held before.
+ */
+UNIT_TEST(swap_zswap_test_an_object_whose_store_was_lost_never_loads_as_valid)
+{
+	void *pool = swap_start(VRAM_MB);
+	unsigned long x = swap_put(pool, 700), y;
+	unsigned int warns;
+
+	/* y takes x's place in VRAM, which still holds x's bytes. */
+	swap_free(pool, x);
+	y = swap_alloc(pool, 700);
+	ASSERT_EQ(y, x);
+	swap_engine_dead();
+	warns = SWAP_WARNS(swap_fill(pool, y, 700));
+	EXPECT_EQ(warns, 0);
+	EXPECT_EQ(unit_log_count("cannot store"), 1);
+
+	*swap_dma_param("emu_timeout_every") = 0;
+	swap_cpu_dead = 0;
+	{
+		u8 *mem = swap_read_begin(pool, y);
+
+		EXPECT_TRUE(swap_is_poison(mem, 700));
+		swap_read_end(pool, y, mem);
+	}
+	/* Freed and reused, the object is good again. */
+	swap_free(pool, y);
+	y = swap_put(pool, 700);
+	EXPECT_TRUE(swap_intact(pool, y, 700));
+}
+
+/* ---- 6.1's writeback (items 4, 11, 12) ---- */
+
+#if PS3VRAM_SWAP_EVICT
+/*
+ * An object is on its block's LRU from malloc; its bytes reach VRAM at
+ * unmap.  A writeback in between would read a swpentry from VRAM that is
+ * not this object's.
+ */
+UNIT_TEST(swap_zswap_test_writeback_skips_objects_not_uploaded_yet)
+{
+	void *pool = swap_start(VRAM_MB);
+	unsigned long a = swap_put(pool, 100), pending = swap_alloc(pool, 100);
+	unsigned long b = swap_put(pool, 100);
+	unsigned int i;
+
+	swap_shrink(pool, 1, NULL);
+	for (i = 0; i < evict.calls && i < SWAP_MAX_OBJS; i++)
+		EXPECT_NE(evict.handles[i], pending);
+	EXPECT_EQ(evict.calls, 2);
+	EXPECT_EQ(evict.handles[0], a);
+	EXPECT_EQ(evict.handles[1], b);
+
+	/* Uploaded, it is written back as any other. */
+	swap_fill(pool, pending, 100);
+	EXPECT_EQ(swap_shrink(pool, 1, NULL), 0);
+	EXPECT_EQ(evict.handles[2], pending);
+	swap_expect_empty();
+}
+
+/* 6.1's zswap_writeback_entry() for an entry invalidated meanwhile. */
+static int swap_evict_invalidated(void *pool, unsigned long handle)
+{
+	/* The invalidation freed it, in another task. */
+	struct task_struct *me = unit_current_task;
+	static struct task_struct other = { .comm = "invalidate" };
+
+	unit_current_task = &other;
+	swap_free(pool, handle);
+	unit_current_task = me;
+	return 0;		/* "entry was invalidated" */
+}
+
+UNIT_TEST(swap_zswap_test_evicted_does_not_count_entries_zswap_had_invalidated)
+{
+	void *pool = swap_start(VRAM_MB);
+	unsigned long h[4];
+
+	swap_put_n(pool, h, ARRAY_SIZE(h), 100);
+	evict.hook = swap_evict_invalidated;
+	EXPECT_EQ(swap_shrink(pool, 1, NULL), 0);
+	EXPECT_EQ(evict.calls, 4);
+	EXPECT_EQ(io_stat(IO_EVICTED), 0);
+	EXPECT_EQ(io_stat(IO_EVICT_FAILED), 0);
+
+	evict.hook = NULL;
+	swap_put_n(pool, h, ARRAY_SIZE(h), 100);
+	EXPECT_EQ(swap_shrink(pool, 1, NULL), 0);
+	EXPECT_EQ(io_stat(IO_EVICTED), 4);
+}
+
+/*
+ * One shrink request of zswap 6.1 is one page: it must not write back a
+ * whole block of small objects (1024 of 64 bytes) in one call; the block
+ * is resumed by the next requests until it is free.
+ */
+UNIT_TEST(swap_zswap_test_shrink_work_per_request_is_bounded_and_resumed)
+{
+	unsigned int objs = BLOCK / 64, i, calls, requests = 0;
+	void *pool = swap_start(VRAM_MB);
+	unsigned long first = 0, h;
+	int ret;
+
+	for (i = 0; i < objs; i++) {
+		h = swap_put(pool, 64);
+		first = first ?: h;
+	}
+	ASSERT_EQ(mm_stat(MM_VRAM_USED), BLOCK);
+	do {
+		calls = evict.calls;
+		ret = swap_shrink(pool, 1, NULL);
+		EXPECT_LE(evict.calls - calls, SHRINK_OBJS);
+		if (evict.calls == calls)
+			break;
+		requests++;
+	} while (ret && requests <= objs);
+	EXPECT_EQ(ret, 0);
+	EXPECT_EQ(evict.calls, objs);
+	EXPECT_EQ(requests, DIV_ROUND_UP(objs, SHRINK_OBJS));
+	EXPECT_EQ(evict.handles[0], first);
+	EXPECT_EQ(io_stat(IO_EVICTED), objs);
+	swap_expect_empty();
+}
+
+/* Between requests the block takes no new objects and frees normally. */
+UNIT_TEST(swap_zswap_test_a_block_between_shrink_requests_is_not_allocated_from)
+{
+	unsigned int objs = BLOCK / 64, i;
+	void *pool = swap_start(VRAM_MB);
+	static unsigned long h[BLOCK / 64];
+	unsigned long n;
+
+	for (i = 0; i < objs; i++)
+		h[i] = swap_put(pool, 64);
+	EXPECT_EQ(swap_shrink(pool, 1, NULL), -EAGAIN);
+	n = swap_alloc(pool, 64);
+	EXPECT_NE(swap_block(n), swap_block(h[0]));
+	swap_free(pool, n);
+	/* zswap invalidates the rest itself: the block goes back empty. */
+	for (i = SHRINK_OBJS; i < objs; i++)
+		swap_free(pool, h[i]);
+	swap_expect_empty();
+	EXPECT_EQ(swap_shrink(pool, 1, NULL), -EAGAIN);
+	EXPECT_EQ(evict.calls, SHRINK_OBJS);
+}
+#endif
+
+/* ---- zswap's limit before VRAM runs out (item 11) ---- */
+
+/*
+ * Free VRAM under the low watermark (a 32nd of the claim, 2 blocks at
+ * least) makes every pool report more than zswap can allow it (its VRAM
+ * plus all of RAM plus the claim), so that zswap rejects new pages and
+ * writes back its coldest, instead of malloc failing with -ENOMEM on new
+ * pages; until free VRAM is back at the high watermark (an 8th of the
+ * claim, twice the low one at least).
+ */
+UNIT_TEST(swap_zswap_test_pool_reports_zswap_full_under_the_low_watermark)
+{
+	void *pool = swap_start(VRAM_MB);
+	u64 blocks = mm_stat(MM_VRAM_TOTAL) / BLOCK, low, high, i;
+	u64 beyond = (u64)totalram_pages() * PAGE_SIZE + mm_stat(MM_VRAM_TOTAL);
+	static unsigned long h[VRAM_MB * MiB / 4096];
+	unsigned int objs = BLOCK / 4096, n = 0;
+
+	low = max_t(u64, 2, DIV_ROUND_UP(blocks, 32));
+	high = max_t(u64, 2 * low, DIV_ROUND_UP(blocks, 8));
+	ASSERT_LE(blocks * objs, ARRAY_SIZE(h));
+	/* Fill to one block above the low watermark. */
+	for (i = 0; i < blocks - low; i++)
+		while (n < (i + 1) * objs)
+			h[n++] = swap_put(pool, 4096);
+	EXPECT_EQ(swap_total_bytes(pool), (blocks - low) * BLOCK);
+	/* One block more: under the low watermark. */
+	while (n < (blocks - low + 1) * objs)
+		h[n++] = swap_put(pool, 4096);
+	EXPECT_GE(swap_total_bytes(pool), beyond);
+	EXPECT_EQ(mm_stat(MM_VRAM_USED), (blocks - low + 1) * BLOCK);
+	/* Freed back to the low watermark: still full for zswap. */
+	while (n > (blocks - low) * objs)
+		swap_free(pool, h[--n]);
+	EXPECT_GE(swap_total_bytes(pool), beyond);
+	while (n > (blocks - high + 1) * objs)
+		swap_free(pool, h[--n]);
+	EXPECT_GE(swap_total_bytes(pool), beyond);
+	/* At the high watermark: the pool's own size again. */
+	while (n > (blocks - high) * objs)
+		swap_free(pool, h[--n]);
+	EXPECT_EQ(swap_total_bytes(pool), (blocks - high) * BLOCK);
+	EXPECT_EQ(io_stat(IO_REJECT_FULL), 0);
+}
