@@ -46,6 +46,8 @@
 #define smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
 #define mb()			smp_mb()
+#define smp_mb__before_atomic()	smp_mb()
+#define smp_mb__after_atomic()	smp_mb()
 #define rmb()			smp_rmb()
 #define wmb()			smp_wmb()
 

@@ -53,12 +53,12 @@ struct kernel_param {
 	void *arg;
 };
 
-#define module_param_cb(name, _ops, _arg, _perm)			\
+#define module_param_cb(_name, _ops, _arg, _perm)			\
 	_Static_assert(((_perm) & ~0777) == 0 && !((_perm) & 0002),	\
-		       "module_param_cb " #name ": bad permissions");	\
+		       "module_param_cb " #_name ": bad permissions");	\
 	static const struct kernel_param __always_unused		\
-	__unit_param_##name = {						\
-		.name = #name, .ops = (_ops), .perm = (_perm),		\
+	__unit_param_##_name = {					\
+		.name = #_name, .ops = (_ops), .perm = (_perm),		\
 		.arg = (_arg),						\
 	}
 #define unit_param_set(name, val) \
