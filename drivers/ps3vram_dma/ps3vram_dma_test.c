@@ -2,15 +2,16 @@
 /*
  * ps3vram_dma_test: random verified copies through the shared engine
  *
- * Writing N to /sys/kernel/debug/ps3vram_dma_test/run claims two clients,
- * "test0" and "test1", each with half of the free VRAM, and starts one
- * thread per client on every online CPU.  Each thread owns a stripe of its
- * client's claim and performs its share of N copies:
+ * Writing N (1 to 100000000) to /sys/kernel/debug/ps3vram_dma_test/run
+ * claims two clients, "test0" and "test1", each with half of the free
+ * VRAM, and starts one thread per client on every online CPU.  Each thread
+ * owns a stripe of its client's claim and performs its share of N copies:
  *
  *  - it uploads up to PS3VRAM_TEST_DEPTH extents of random size (64 bytes
- *    to 4 KiB) at random offsets, all in flight at once, then downloads
- *    them into other slots and compares every byte with the pattern it
- *    wrote, which depends on the seed, the offset and a generation;
+ *    to one page) at random offsets, all in flight at once, then poisons
+ *    the slots, downloads the extents into them and compares every byte
+ *    with the pattern it wrote, which depends on the seed, the offset and
+ *    a generation;
  *  - it remembers the last extents it wrote and re-reads them from time to
  *    time, so a copy that lands in the wrong place is caught as well;
  *  - a copy that fails (-ETIMEDOUT, or -EIO after a reset) is counted and
@@ -21,8 +22,17 @@
  * threads=... elapsed_ms=...".  The run fails (the write returns -EIO) when
  * any byte did not match.
  *
+ * Staging slots are shared with every other client (zswap among them), and
+ * the smallest engine has only 16.  A thread therefore holds slots only for
+ * one batch of copies, and all threads together hold at most
+ * PS3VRAM_TEST_SLOTS: a thread takes its batch's share of that budget at
+ * once, in ps3vram_test_slots_get(), before it takes a slot, so no thread
+ * waits for the budget while holding part of it, and the engine always
+ * keeps slots for the other clients.
+ *
  * Locking: ps3vram_dma_test_lock serialises runs; threads share only the
- * atomic counters in struct ps3vram_test_run.
+ * atomic counters in struct ps3vram_test_run and the slot budget
+ * (ps3vram_test_budget, taken under ps3vram_test_budget_lock).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -31,11 +41,15 @@
 #include <linux/debugfs.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
+#include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/prandom.h>
 #include <linux/ps3vram_dma.h>
+#include <linux/semaphore.h>
 #include <linux/slab.h>
+#include <linux/sysfs.h>
 
 #define PS3VRAM_TEST_CLIENTS	2
 /* Copies in flight per thread, at most. */
@@ -44,6 +58,13 @@
 #define PS3VRAM_TEST_LOG	32
 #define PS3VRAM_TEST_REVERIFY	64
 #define PS3VRAM_TEST_MIN_LEN	64
+/*
+ * Staging slots held by all threads together: half of the smallest
+ * engine's 16, so that zswap never waits long for one during a run.
+ */
+#define PS3VRAM_TEST_SLOTS	8
+/* Picks of an extent that overlaps the batch before it is dropped. */
+#define PS3VRAM_TEST_PICKS	16
 
 /**
  * struct ps3vram_test_run - one run and its results
@@ -97,20 +118,98 @@ struct ps3vram_test_thread {
 	struct ps3vram_test_extent log[PS3VRAM_TEST_LOG];
 };
 
+/* Largest write to "run": about an hour of copies on the software RSX. */
+#define PS3VRAM_TEST_MAX_COPIES	100000000ULL
+/* Most threads a run starts (it starts at most two per online CPU). */
+#define PS3VRAM_TEST_MAX_THREADS	1024
+
+/* A uint parameter with the bounds of @kp->arg's param_bounds, or -EINVAL. */
+struct ps3vram_test_bounds {
+	unsigned int *val;
+	unsigned int min;
+	unsigned int max;
+};
+
+static int ps3vram_test_set_bounded(const char *val,
+				    const struct kernel_param *kp)
+{
+	const struct ps3vram_test_bounds *b = kp->arg;
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) || v < b->min || v > b->max)
+		return -EINVAL;
+	WRITE_ONCE(*b->val, v);
+	return 0;
+}
+
+static int ps3vram_test_get_bounded(char *buf, const struct kernel_param *kp)
+{
+	const struct ps3vram_test_bounds *b = kp->arg;
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(*b->val));
+}
+
+static const struct kernel_param_ops ps3vram_test_bounded_ops = {
+	.set = ps3vram_test_set_bounded,
+	.get = ps3vram_test_get_bounded,
+};
+
 /*
  * depth=1 threads=1 measures the completion wait itself: each wait starts
  * right after its submit, with nothing else in flight.
  */
 static unsigned int depth = PS3VRAM_TEST_DEPTH;
-module_param(depth, uint, 0644);
+static struct ps3vram_test_bounds depth_bounds = {
+	&depth, 1, PS3VRAM_TEST_DEPTH
+};
+module_param_cb(depth, &ps3vram_test_bounded_ops, &depth_bounds, 0644);
 MODULE_PARM_DESC(depth, "Copies in flight per thread, 1-4 (default 4)");
 
 static unsigned int nr_threads;
-module_param_named(threads, nr_threads, uint, 0644);
-MODULE_PARM_DESC(threads, "Threads in all (default 0: one per client on every CPU)");
+static struct ps3vram_test_bounds threads_bounds = {
+	&nr_threads, 0, PS3VRAM_TEST_MAX_THREADS
+};
+module_param_cb(threads, &ps3vram_test_bounded_ops, &threads_bounds, 0644);
+MODULE_PARM_DESC(threads, "Threads in all, 0-1024 (default 0: one per client on every CPU)");
 
 static DEFINE_MUTEX(ps3vram_dma_test_lock);
 static char ps3vram_test_result[256];
+/* The slot budget; a thread takes all of its share under the mutex. */
+static struct semaphore ps3vram_test_budget;
+static DEFINE_MUTEX(ps3vram_test_budget_lock);
+
+static_assert(PS3VRAM_TEST_DEPTH <= PS3VRAM_TEST_SLOTS);
+
+/*
+ * Take @n slots for a batch: first @n units of the budget, all at once
+ * (only one thread takes units at a time, and it holds none yet, so the
+ * threads cannot wait for each other in a circle), then the slots.
+ */
+static void ps3vram_test_slots_get(struct ps3vram_test_thread *t,
+				   struct ps3vram_dma_slot **slot,
+				   unsigned int n)
+{
+	unsigned int i;
+
+	mutex_lock(&ps3vram_test_budget_lock);
+	for (i = 0; i < n; i++)
+		down(&ps3vram_test_budget);
+	mutex_unlock(&ps3vram_test_budget_lock);
+	for (i = 0; i < n; i++)
+		slot[i] = ps3vram_dma_slot_get(t->client);
+}
+
+static void ps3vram_test_slots_put(struct ps3vram_test_thread *t,
+				   struct ps3vram_dma_slot **slot,
+				   unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		ps3vram_dma_slot_put(t->client, slot[i]);
+		up(&ps3vram_test_budget);
+	}
+}
 
 /* The pattern of @ext: a function of its offset and generation only. */
 static void ps3vram_test_fill(const struct ps3vram_test_extent *ext, u32 *buf)
@@ -179,7 +278,11 @@ static int ps3vram_test_copy(struct ps3vram_test_thread *t,
 	return 0;
 }
 
-/* Read @n extents back and compare them with their pattern. */
+/*
+ * Read @n extents back and compare them with their pattern.  The slots are
+ * poisoned first: a download that did not happen cannot pass for one that
+ * did, whatever the slot held before.
+ */
 static int ps3vram_test_verify(struct ps3vram_test_thread *t,
 			       struct ps3vram_test_extent *ext,
 			       struct ps3vram_dma_slot **slot, u32 *expect,
@@ -188,6 +291,8 @@ static int ps3vram_test_verify(struct ps3vram_test_thread *t,
 	unsigned int i, j, bad;
 	int ret;
 
+	for (i = 0; i < n; i++)
+		memset(slot[i]->buf, 0xa5, ext[i].len);
 	ret = ps3vram_test_copy(t, PS3VRAM_DMA_FROM_VRAM, ext, slot, n);
 	if (ret)
 		return ret;
@@ -225,8 +330,23 @@ static void ps3vram_test_log(struct ps3vram_test_thread *t,
 	*next = (*next + 1) % PS3VRAM_TEST_LOG;
 }
 
-static int ps3vram_test_reverify(struct ps3vram_test_thread *t,
-				 struct ps3vram_dma_slot **slot, u32 *expect)
+/* Read @n logged extents back, with slots taken for just this batch. */
+static int ps3vram_test_reverify_batch(struct ps3vram_test_thread *t,
+				       struct ps3vram_test_extent *ext,
+				       u32 *expect, unsigned int n)
+{
+	struct ps3vram_dma_slot *slot[PS3VRAM_TEST_DEPTH];
+	int ret;
+
+	ps3vram_test_slots_get(t, slot, n);
+	ret = ps3vram_test_verify(t, ext, slot, expect, n);
+	ps3vram_test_slots_put(t, slot, n);
+	if (!ret)
+		atomic64_add(n, &t->run->reverified);
+	return ret;
+}
+
+static int ps3vram_test_reverify(struct ps3vram_test_thread *t, u32 *expect)
 {
 	struct ps3vram_test_extent ext[PS3VRAM_TEST_DEPTH];
 	unsigned int i, n = 0;
@@ -236,22 +356,17 @@ static int ps3vram_test_reverify(struct ps3vram_test_thread *t,
 		if (!t->log[i].len)
 			continue;
 		ext[n++] = t->log[i];
-		if (n == PS3VRAM_TEST_DEPTH || i == PS3VRAM_TEST_LOG - 1) {
-			ret = ps3vram_test_verify(t, ext, slot, expect, n);
+		if (n == PS3VRAM_TEST_DEPTH) {
+			ret = ps3vram_test_reverify_batch(t, ext, expect, n);
 			if (ret)
 				return ret;
-			atomic64_add(n, &t->run->reverified);
 			n = 0;
 		}
 	}
-	if (n) {
-		ret = ps3vram_test_verify(t, ext, slot, expect, n);
-		atomic64_add(n, &t->run->reverified);
-		return ret;
-	}
-	return 0;
+	return n ? ps3vram_test_reverify_batch(t, ext, expect, n) : 0;
 }
 
+/* A random extent of the stripe; the stripe is at least one copy long. */
 static void ps3vram_test_pick(struct ps3vram_test_thread *t,
 			      struct ps3vram_test_extent *ext)
 {
@@ -267,56 +382,67 @@ static void ps3vram_test_pick(struct ps3vram_test_thread *t,
 	ext->gen = ++t->gen;
 }
 
+/*
+ * Pick @n extents of the stripe that do not overlap (they would race in
+ * one batch).  An extent that still overlaps after PS3VRAM_TEST_PICKS tries
+ * (a stripe hardly larger than a few copies) ends the batch there: return
+ * the number picked, at least one.
+ */
+static unsigned int ps3vram_test_pick_batch(struct ps3vram_test_thread *t,
+					    struct ps3vram_test_extent *ext,
+					    unsigned int n)
+{
+	unsigned int i, j, tries;
+
+	for (i = 0; i < n; i++) {
+		for (tries = 0; tries < PS3VRAM_TEST_PICKS; tries++) {
+			ps3vram_test_pick(t, &ext[i]);
+			for (j = 0; j < i; j++)
+				if (ps3vram_test_overlap(&ext[i], &ext[j]))
+					break;
+			if (j == i)
+				break;
+		}
+		if (tries == PS3VRAM_TEST_PICKS)
+			return i;
+	}
+	return n;
+}
+
 static int ps3vram_test_work(struct ps3vram_test_thread *t)
 {
-	struct ps3vram_dma_slot *up[PS3VRAM_TEST_DEPTH];
-	struct ps3vram_dma_slot *down[PS3VRAM_TEST_DEPTH];
+	struct ps3vram_dma_slot *slot[PS3VRAM_TEST_DEPTH];
 	struct ps3vram_test_extent ext[PS3VRAM_TEST_DEPTH];
 	unsigned int i, n, next = 0, round = 0;
-	int j;
 	u32 *expect;
 	int ret = 0;
 
 	expect = kmalloc(PS3VRAM_DMA_MAX_COPY, GFP_KERNEL);
 	if (!expect)
 		return -ENOMEM;
-	for (i = 0; i < PS3VRAM_TEST_DEPTH; i++) {
-		up[i] = ps3vram_dma_slot_get(t->client);
-		down[i] = ps3vram_dma_slot_get(t->client);
-	}
 
 	while (t->count && !ret) {
 		/* An upload and a download per extent. */
-		n = min_t(u64, clamp(READ_ONCE(depth), 1U, PS3VRAM_TEST_DEPTH),
-			  DIV_ROUND_UP(t->count, 2));
+		n = min_t(u64, READ_ONCE(depth), DIV_ROUND_UP(t->count, 2));
+		n = ps3vram_test_pick_batch(t, ext, n);
 		t->count -= min_t(u64, t->count, 2 * n);
-		/* Extents of one batch must not overlap: they would race. */
-		for (i = 0; i < n; i++) {
-			ps3vram_test_pick(t, &ext[i]);
-			for (j = 0; j < (int)i; j++) {
-				if (ps3vram_test_overlap(&ext[i], &ext[j])) {
-					ps3vram_test_pick(t, &ext[i]);
-					j = -1;
-				}
-			}
-			ps3vram_test_fill(&ext[i], up[i]->buf);
-		}
-		ret = ps3vram_test_copy(t, PS3VRAM_DMA_TO_VRAM, ext, up, n);
+		/* The same slots carry the uploads, then the downloads. */
+		ps3vram_test_slots_get(t, slot, n);
+		for (i = 0; i < n; i++)
+			ps3vram_test_fill(&ext[i], slot[i]->buf);
+		ret = ps3vram_test_copy(t, PS3VRAM_DMA_TO_VRAM, ext, slot, n);
 		if (!ret)
-			ret = ps3vram_test_verify(t, ext, down, expect, n);
+			ret = ps3vram_test_verify(t, ext, slot, expect, n);
+		ps3vram_test_slots_put(t, slot, n);
 		for (i = 0; i < n; i++)
 			ps3vram_test_log(t, &ext[i], &next);
 		if (!ret && !(++round % PS3VRAM_TEST_REVERIFY))
-			ret = ps3vram_test_reverify(t, down, expect);
+			ret = ps3vram_test_reverify(t, expect);
 		cond_resched();
 	}
 	if (!ret)
-		ret = ps3vram_test_reverify(t, down, expect);
+		ret = ps3vram_test_reverify(t, expect);
 
-	for (i = 0; i < PS3VRAM_TEST_DEPTH; i++) {
-		ps3vram_dma_slot_put(t->client, up[i]);
-		ps3vram_dma_slot_put(t->client, down[i]);
-	}
 	kfree(expect);
 	return ret;
 }
@@ -372,8 +498,8 @@ static int ps3vram_test_run(u64 copies)
 
 	run = kzalloc(sizeof(*run), GFP_KERNEL);
 	nr = PS3VRAM_TEST_CLIENTS * cpus;
-	if (nr_threads && nr_threads < nr)
-		nr = nr_threads;
+	if (READ_ONCE(nr_threads) && READ_ONCE(nr_threads) < nr)
+		nr = READ_ONCE(nr_threads);
 	threads = kcalloc(nr, sizeof(*threads), GFP_KERNEL);
 	ret = -ENOMEM;
 	if (!run || !threads)
@@ -381,6 +507,17 @@ static int ps3vram_test_run(u64 copies)
 	ret = ps3vram_test_clients(run);
 	if (ret)
 		goto free;
+	/* Every stripe must hold a copy of the largest size. */
+	for (i = 0; i < PS3VRAM_TEST_CLIENTS; i++) {
+		if (ps3vram_dma_client_size(run->clients[i]) / cpus <
+		    PS3VRAM_DMA_MAX_COPY)
+			ret = -ENOSPC;
+	}
+	if (ret) {
+		for (i = 0; i < PS3VRAM_TEST_CLIENTS; i++)
+			ps3vram_dma_client_destroy(run->clients[i]);
+		goto free;
+	}
 
 	init_completion(&run->done);
 	atomic_set(&run->running, nr);
@@ -448,7 +585,7 @@ static ssize_t ps3vram_test_run_write(struct file *file,
 	ret = kstrtou64_from_user(ubuf, len, 0, &copies);
 	if (ret)
 		return ret;
-	if (!copies)
+	if (!copies || copies > PS3VRAM_TEST_MAX_COPIES)
 		return -EINVAL;
 	mutex_lock(&ps3vram_dma_test_lock);
 	ret = ps3vram_test_run(copies);
@@ -482,6 +619,7 @@ static struct dentry *ps3vram_test_dir;
 
 static int __init ps3vram_dma_test_init(void)
 {
+	sema_init(&ps3vram_test_budget, PS3VRAM_TEST_SLOTS);
 	ps3vram_test_dir = debugfs_create_dir("ps3vram_dma_test", NULL);
 	debugfs_create_file("run", 0200, ps3vram_test_dir, NULL,
 			    &ps3vram_test_run_fops);
