@@ -98,9 +98,14 @@ enum {
 	MEM_COLS
 };
 
-/* The storage layout of the design comment. */
-#define BLOCK		65536
-#define BLOCK_PAGES	(BLOCK / 4096)
+/*
+ * The storage layout of the design comment: 16-page blocks (64 KiB with
+ * 4 KiB pages), classes PAGE_SIZE / 128 apart from twice that.
+ */
+#define BLOCK_PAGES	16
+#define BLOCK		(BLOCK_PAGES * PAGE_SIZE)
+#define DELTA		(PAGE_SIZE / 128)
+#define MIN_CLASS	(2 * DELTA)
 #define NR_CLASSES	127
 #define MAX_MAPS	PS3VRAM_SWAP_MAX_MAPS
 /* Objects 6.1's shrink writes back at most per page it is asked for. */
@@ -108,8 +113,8 @@ enum {
 #define RETRIES		PS3VRAM_SWAP_RETRIES
 #define MiB		(1024 * 1024)
 
-/* The emulated VRAM most tests load the engine with, in MiB. */
-#define VRAM_MB		4
+/* The emulated VRAM most tests load the engine with, in MiB: 64 blocks. */
+#define VRAM_MB		(64 * BLOCK / MiB)
 
 /* zswap's gfp for an object; the driver allocates nothing per object. */
 #define SWAP_GFP	(__GFP_NORETRY | __GFP_NOWARN | __GFP_KSWAPD_RECLAIM)
@@ -136,14 +141,16 @@ static u8 swap_local_copy[PAGE_SIZE];
 #endif
 
 /*
- * Size class of an object of @size bytes: 32-byte steps, 64 at least, and
- * steps with as many objects per block merged into the largest of them.
+ * Size class of an object of @size bytes: DELTA-byte steps (32 with 4 KiB
+ * pages), MIN_CLASS at least (64), and steps with as many objects per
+ * block merged into the largest of them.
  */
 static inline unsigned int class_size(size_t size)
 {
-	unsigned int step = size <= 64 ? 64 : round_up(size, 32);
+	unsigned int step = size <= MIN_CLASS ? MIN_CLASS :
+			    round_up(size, DELTA);
 
-	return round_down(BLOCK / (BLOCK / step), 32);
+	return round_down(BLOCK / (BLOCK / step), DELTA);
 }
 
 /* ---- sysfs ---- */

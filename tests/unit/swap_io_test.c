@@ -320,6 +320,8 @@ UNIT_TEST(swap_io_test_two_tasks_mapping_one_object_each_unmap_their_own_slot)
 	unit_current_task = swap_task0;
 }
 
+/* With 64 KiB pages the slots (31) run out before the 64 entries. */
+#if PAGE_SHIFT == 12
 UNIT_TEST(swap_io_test_a_map_waits_while_every_mapping_entry_is_live)
 {
 	static struct task_struct tasks[MAX_MAPS + 1];
@@ -348,6 +350,7 @@ UNIT_TEST(swap_io_test_a_map_waits_while_every_mapping_entry_is_live)
 	unit_current_task = swap_task0;
 	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
 }
+#endif
 
 #ifdef PS3VRAM_ZPOOL_OBJ_RW
 UNIT_TEST(swap_io_test_obj_write_then_obj_read_round_trips)

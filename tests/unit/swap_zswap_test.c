@@ -252,13 +252,13 @@ UNIT_TEST(swap_zswap_test_evicted_does_not_count_entries_zswap_had_invalidated)
  */
 UNIT_TEST(swap_zswap_test_shrink_work_per_request_is_bounded_and_resumed)
 {
-	unsigned int objs = BLOCK / 64, i, calls, requests = 0;
+	unsigned int objs = BLOCK / MIN_CLASS, i, calls, requests = 0;
 	void *pool = swap_start(VRAM_MB);
 	unsigned long first = 0, h;
 	int ret;
 
 	for (i = 0; i < objs; i++) {
-		h = swap_put(pool, 64);
+		h = swap_put(pool, MIN_CLASS);
 		first = first ?: h;
 	}
 	ASSERT_EQ(mm_stat(MM_VRAM_USED), BLOCK);
@@ -281,15 +281,15 @@ UNIT_TEST(swap_zswap_test_shrink_work_per_request_is_bounded_and_resumed)
 /* Between requests the block takes no new objects and frees normally. */
 UNIT_TEST(swap_zswap_test_a_block_between_shrink_requests_is_not_allocated_from)
 {
-	unsigned int objs = BLOCK / 64, i;
+	unsigned int objs = BLOCK / MIN_CLASS, i;
 	void *pool = swap_start(VRAM_MB);
-	static unsigned long h[BLOCK / 64];
+	static unsigned long h[BLOCK / MIN_CLASS];
 	unsigned long n;
 
 	for (i = 0; i < objs; i++)
-		h[i] = swap_put(pool, 64);
+		h[i] = swap_put(pool, MIN_CLASS);
 	EXPECT_EQ(swap_shrink(pool, 1, NULL), -EAGAIN);
-	n = swap_alloc(pool, 64);
+	n = swap_alloc(pool, MIN_CLASS);
 	EXPECT_NE(swap_block(n), swap_block(h[0]));
 	swap_free(pool, n);
 	/* zswap invalidates the rest itself: the block goes back empty. */
