@@ -7,9 +7,15 @@
  * registers, the kick, the notifier reports and the copy engine itself.
  *
  * VRAM is the BAR 2 of an ivshmem PCI device (1af4:1110, QEMU's
- * "-device ivshmem-plain"), bound automatically when present, or a
- * vmalloc()ed buffer of emu_vram_mb MiB when that is set and no such device
- * exists.  The XDR buffer is ordinary memory in the linear mapping.
+ * "-device ivshmem-plain"), or a vmalloc()ed buffer of emu_vram_mb MiB when
+ * that is set and no device is bound.  Binding is explicit: the driver
+ * takes only the ivshmem device whose PCI name is emu_pci (e.g.
+ * ps3vram_dma.emu_pci=0000:00:10.0 on the kernel command line, which the
+ * test rig passes for its device at addr=0x10); with emu_pci empty, the
+ * default, it binds none, since an ivshmem device may be somebody else's
+ * shared memory.  The XDR buffer is ordinary memory in the linear mapping,
+ * emu_xdr_kb KiB (2 MiB by default, halved while that cannot be had, down
+ * to the FIFO and 16 slots; emu_xdr_kb=128 asks for that smallest size).
  *
  * A kick decodes the words from GET to PUT at once: methods update the
  * state of the subchannel, a BUFFER_NOTIFY executes the copy, a NOTIFY + NOP
@@ -24,14 +30,33 @@
  * FIFO) stops the emulated engine with a message until the next reset, so
  * ring bugs surface as timeouts, as they would on a PS3.
  *
- * Fault injection (module parameters, writable at run time):
+ * Fault injection (module parameters, writable at run time, each injected
+ * fault counted in debugfs ps3vram_dma/emu/faults):
  * emu_timeout_every=N hangs the engine at every Nth copy until a reset;
  * emu_drop_every=N performs every Nth copy but never writes its notifier;
- * emu_stall_us=U delays every completion by U microseconds.
+ * emu_stall_us=U delays every completion by U microseconds;
+ * emu_late_every=N hangs at every Nth copy as emu_timeout_every does, but
+ * that copy was in progress: emu_late_us after the reset its bytes land at
+ * the destination (VRAM, or the staging slot of a download) and its NOTIFY
+ * writes its notifier, whatever the engine has done with it since, and the
+ * copies queued after the reset land only after it, each at its modelled
+ * completion (what a fence after a reset has to wait for);
+ * emu_corrupt_every=N flips one bit of the destination of every Nth copy
+ * (bit N-th-copy % 8 of byte line / 2) and reports it done;
+ * emu_lose_every=N reports every Nth copy done without moving a byte.
+ * The counting is shared: copy N is checked for a hang, then a late copy,
+ * then a loss, then corruption, and its notifier for a drop.  Every
+ * writable parameter is bounded (see the MODULE_PARM_DESCs): a bad write
+ * fails with -EINVAL and keeps the old value.
+ *
+ * Late copies land lazily: kick, idle, notifier_reset, notifier_done and
+ * reset first land whatever is due by the clock.
  *
  * Locking: kick and reset run under the engine's fifo_lock; notifiers are
  * read locklessly: a deadline is a single u64 written before the kick that
- * arms it.
+ * arms it.  late_lock (a spinlock: notifier_done runs under the core's
+ * spinlock) nests inside fifo_lock and the core's lock, and guards the
+ * moves that land late.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -40,19 +65,23 @@
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/pci.h>
 #include <linux/platform_device.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/vmalloc.h>
 
 #include "internal.h"
 
 /*
- * XDR buffer: the FIFO and 496 staging slots, as large as ps3vram's.  When
- * the module is loaded late, under memory pressure (zswap switching its
- * zpool at run time), 2 MiB of contiguous memory may not be there; a
- * smaller buffer only means fewer slots, and a few per CPU are plenty.
+ * XDR buffer: the FIFO and 496 staging slots, as large as ps3vram's (31
+ * with 64 KiB pages).  When the module is loaded late, under memory
+ * pressure (zswap switching its zpool at run time), 2 MiB of contiguous
+ * memory may not be there; a smaller buffer only means fewer slots, and a
+ * few per CPU are plenty.  The smallest: the FIFO and 16 slots.
  */
 #define PS3VRAM_EMU_XDR_SIZE		(2 * 1024 * 1024)
 #define PS3VRAM_EMU_XDR_MIN		(PS3VRAM_FIFO_SIZE + 16 * PAGE_SIZE)
@@ -65,27 +94,159 @@ static unsigned int emu_vram_mb;
 module_param(emu_vram_mb, uint, 0444);
 MODULE_PARM_DESC(emu_vram_mb, "Without an ivshmem device: emulate this much VRAM (MiB) in vmalloc memory (default 0: none)");
 
+static char *emu_pci = "";
+module_param(emu_pci, charp, 0444);
+MODULE_PARM_DESC(emu_pci, "PCI name of the ivshmem device (1af4:1110) to use as VRAM, e.g. 0000:00:10.0 (default empty: bind none)");
+
+/*
+ * Bounds of the writable parameters.  A write outside them, or of anything
+ * but a number, fails with -EINVAL and leaves the old value.
+ */
+#define PS3VRAM_EMU_MAX_SETUP_NS	NSEC_PER_MSEC	/* per copy */
+#define PS3VRAM_EMU_MAX_BANDWIDTH_MBS	1000000		/* 1 TB/s */
+#define PS3VRAM_EMU_MAX_DELAY_US	USEC_PER_SEC	/* stall, late */
+#define PS3VRAM_EMU_XDR_MAX		(4 * 1024 * 1024)
+
+static int ps3vram_emu_param_set(const char *val,
+				 const struct kernel_param *kp,
+				 unsigned int min, unsigned int max)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) || v < min || v > max)
+		return -EINVAL;
+	WRITE_ONCE(*(unsigned int *)kp->arg, v);
+	return 0;
+}
+
+static int ps3vram_emu_set_setup_ns(const char *val,
+				    const struct kernel_param *kp)
+{
+	return ps3vram_emu_param_set(val, kp, 0, PS3VRAM_EMU_MAX_SETUP_NS);
+}
+
+static const struct kernel_param_ops ps3vram_emu_setup_ns_ops = {
+	.set = ps3vram_emu_set_setup_ns,
+	.get = param_get_uint,
+};
+
+static int ps3vram_emu_set_bandwidth(const char *val,
+				     const struct kernel_param *kp)
+{
+	return ps3vram_emu_param_set(val, kp, 1,
+				     PS3VRAM_EMU_MAX_BANDWIDTH_MBS);
+}
+
+static const struct kernel_param_ops ps3vram_emu_bandwidth_ops = {
+	.set = ps3vram_emu_set_bandwidth,
+	.get = param_get_uint,
+};
+
+/* A delay: 0 (none) to 1 s. */
+static int ps3vram_emu_set_delay(const char *val,
+				 const struct kernel_param *kp)
+{
+	return ps3vram_emu_param_set(val, kp, 0, PS3VRAM_EMU_MAX_DELAY_US);
+}
+
+static const struct kernel_param_ops ps3vram_emu_delay_ops = {
+	.set = ps3vram_emu_set_delay,
+	.get = param_get_uint,
+};
+
+/* A delay that must pass: 1 us to 1 s. */
+static int ps3vram_emu_set_late_us(const char *val,
+				   const struct kernel_param *kp)
+{
+	return ps3vram_emu_param_set(val, kp, 1, PS3VRAM_EMU_MAX_DELAY_US);
+}
+
+static const struct kernel_param_ops ps3vram_emu_late_us_ops = {
+	.set = ps3vram_emu_set_late_us,
+	.get = param_get_uint,
+};
+
+/* Every Nth copy: 0 (off) or any N. */
+static int ps3vram_emu_set_every(const char *val,
+				 const struct kernel_param *kp)
+{
+	return ps3vram_emu_param_set(val, kp, 0, UINT_MAX);
+}
+
+static const struct kernel_param_ops ps3vram_emu_every_ops = {
+	.set = ps3vram_emu_set_every,
+	.get = param_get_uint,
+};
+
+/* 0 (the default size), or whole pages from the smallest to 4 MiB. */
+static int ps3vram_emu_set_xdr_kb(const char *val,
+				  const struct kernel_param *kp)
+{
+	unsigned int kb;
+
+	if (kstrtouint(val, 0, &kb))
+		return -EINVAL;
+	if (kb && (kb < PS3VRAM_EMU_XDR_MIN / 1024 ||
+		   kb > PS3VRAM_EMU_XDR_MAX / 1024 ||
+		   kb % (PAGE_SIZE / 1024)))
+		return -EINVAL;
+	*(unsigned int *)kp->arg = kb;
+	return 0;
+}
+
+static const struct kernel_param_ops ps3vram_emu_xdr_kb_ops = {
+	.set = ps3vram_emu_set_xdr_kb,
+	.get = param_get_uint,
+};
+
+static unsigned int emu_xdr_kb;
+module_param_cb(emu_xdr_kb, &ps3vram_emu_xdr_kb_ops, &emu_xdr_kb, 0444);
+MODULE_PARM_DESC(emu_xdr_kb, "Size of the XDR buffer in KiB, the FIFO (64 KiB) and the staging slots; the smallest is 64 KiB + 16 pages (default 0: 2048)");
+
 /* Per-copy cost; a few microseconds of setup as seen on the RSX. */
 static unsigned int emu_setup_ns = 2000;
-module_param(emu_setup_ns, uint, 0644);
-MODULE_PARM_DESC(emu_setup_ns, "Modelled per-copy setup time in ns (default 2000)");
+module_param_cb(emu_setup_ns, &ps3vram_emu_setup_ns_ops, &emu_setup_ns,
+		0644);
+MODULE_PARM_DESC(emu_setup_ns, "Modelled per-copy setup time in ns, 0-1000000 (default 2000)");
 
 /* About 5 GiB/s in the seed thread's measurements. */
 static unsigned int emu_bandwidth_mbs = 5120;
-module_param(emu_bandwidth_mbs, uint, 0644);
-MODULE_PARM_DESC(emu_bandwidth_mbs, "Modelled copy bandwidth in MB/s (default 5120)");
+module_param_cb(emu_bandwidth_mbs, &ps3vram_emu_bandwidth_ops,
+		&emu_bandwidth_mbs, 0644);
+MODULE_PARM_DESC(emu_bandwidth_mbs, "Modelled copy bandwidth in MB/s, 1-1000000 (default 5120)");
 
 static unsigned int emu_timeout_every;
-module_param(emu_timeout_every, uint, 0644);
+module_param_cb(emu_timeout_every, &ps3vram_emu_every_ops,
+		&emu_timeout_every, 0644);
 MODULE_PARM_DESC(emu_timeout_every, "Fault injection: hang the engine at every Nth copy (0: off)");
 
 static unsigned int emu_drop_every;
-module_param(emu_drop_every, uint, 0644);
+module_param_cb(emu_drop_every, &ps3vram_emu_every_ops, &emu_drop_every,
+		0644);
 MODULE_PARM_DESC(emu_drop_every, "Fault injection: never write the notifier of every Nth copy (0: off)");
 
 static unsigned int emu_stall_us;
-module_param(emu_stall_us, uint, 0644);
-MODULE_PARM_DESC(emu_stall_us, "Fault injection: delay every completion by this many us (default 0)");
+module_param_cb(emu_stall_us, &ps3vram_emu_delay_ops, &emu_stall_us, 0644);
+MODULE_PARM_DESC(emu_stall_us, "Fault injection: delay every completion by this many us, 0-1000000 (default 0)");
+
+static unsigned int emu_late_every;
+module_param_cb(emu_late_every, &ps3vram_emu_every_ops, &emu_late_every,
+		0644);
+MODULE_PARM_DESC(emu_late_every, "Fault injection: every Nth copy hangs, then lands emu_late_us after the reset (0: off)");
+
+static unsigned int emu_late_us = 1000;
+module_param_cb(emu_late_us, &ps3vram_emu_late_us_ops, &emu_late_us, 0644);
+MODULE_PARM_DESC(emu_late_us, "How long after the reset a late copy lands, in us, 1-1000000 (default 1000)");
+
+static unsigned int emu_corrupt_every;
+module_param_cb(emu_corrupt_every, &ps3vram_emu_every_ops,
+		&emu_corrupt_every, 0644);
+MODULE_PARM_DESC(emu_corrupt_every, "Fault injection: flip one bit of the destination of every Nth copy (0: off)");
+
+static unsigned int emu_lose_every;
+module_param_cb(emu_lose_every, &ps3vram_emu_every_ops, &emu_lose_every,
+		0644);
+MODULE_PARM_DESC(emu_lose_every, "Fault injection: skip every Nth copy but report it done (0: off)");
 
 /**
  * struct ps3vram_emu_subch - state of one subchannel
@@ -106,6 +267,51 @@ struct ps3vram_emu_subch {
 };
 
 /**
+ * struct ps3vram_emu_move - the data movement of one copy
+ * @src: first source byte
+ * @dst: first destination byte
+ * @pitch_in: source line pitch
+ * @pitch_out: destination line pitch
+ * @line: bytes per line
+ * @count: lines
+ * @done_at: when a deferred move lands (ns)
+ * @notifier: the late copy's notifier, written when it lands
+ * @late: this is the late copy of emu_late_every
+ * @lose: emu_lose_every: move nothing
+ * @corrupt: emu_corrupt_every: flip bit @bit of byte @line / 2
+ * @bit: see @corrupt
+ */
+struct ps3vram_emu_move {
+	void *src;
+	void *dst;
+	u32 pitch_in;
+	u32 pitch_out;
+	u32 line;
+	u32 count;
+	u64 done_at;
+	unsigned int notifier;
+	bool late;
+	bool lose;
+	bool corrupt;
+	u8 bit;
+};
+
+/*
+ * A late copy (emu_late_every): HUNG from the copy to the reset, with the
+ * engine stopped on it; then DEFER: it lands emu_late_us after the reset,
+ * and every copy queued behind it lands at its own modelled completion,
+ * in order, so the engine stays busy until then.
+ */
+enum ps3vram_emu_defer {
+	PS3VRAM_EMU_DEFER_NONE,
+	PS3VRAM_EMU_DEFER_HUNG,
+	PS3VRAM_EMU_DEFER_ON,
+};
+
+/* Moves that can wait behind a late copy; more land early. */
+#define PS3VRAM_EMU_NR_PENDING		16
+
+/**
  * struct ps3vram_emu - the software RSX
  * @hw: what the engine core sees
  * @vram: VRAM contents
@@ -115,9 +321,16 @@ struct ps3vram_emu_subch {
  * @error: the engine stopped on this; cleared by reset
  * @busy_until: modelled time (ns) at which the last queued copy finishes
  * @copies: copies seen since load, for the every-Nth injections
+ * @drop: emu_drop_every: the next NOTIFY, the last copy's, is not written
  * @deadline: when each notifier becomes visible (ns), or never
  * @observed: the notifier has been seen done once
  * @subch: per-subchannel state
+ * @late_lock: protects @defer, @pending and @nr_pending; landing happens
+ *	from notifier_done, which the core polls without fifo_lock
+ * @defer: a late copy, see enum ps3vram_emu_defer; written under
+ *	@late_lock, read locklessly for the fast path
+ * @pending: moves that have not landed yet, oldest first
+ * @nr_pending: how many
  * @overshoot: time between a completion and the poll that saw it (ns)
  * @faults: injected faults so far
  */
@@ -130,9 +343,14 @@ struct ps3vram_emu {
 	const char *error;
 	u64 busy_until;
 	u64 copies;
+	bool drop;
 	u64 deadline[PS3VRAM_EMU_NR_NOTIFIERS];
 	atomic_t observed[PS3VRAM_EMU_NR_NOTIFIERS];
 	struct ps3vram_emu_subch subch[PS3VRAM_EMU_NR_SUBCH];
+	spinlock_t late_lock;		/* see above */
+	enum ps3vram_emu_defer defer;
+	struct ps3vram_emu_move pending[PS3VRAM_EMU_NR_PENDING];
+	unsigned int nr_pending;
 	struct ps3vram_hist overshoot;
 	atomic_t faults;
 };
@@ -180,6 +398,89 @@ static u64 ps3vram_emu_cost(u64 bytes)
 	return READ_ONCE(emu_setup_ns) + div_u64(bytes * 1000, mbs);
 }
 
+/* Is this copy (emu->copies) the Nth of @every? */
+static bool ps3vram_emu_nth(struct ps3vram_emu *emu, unsigned int *every)
+{
+	unsigned int n = READ_ONCE(*every);
+
+	if (!n || emu->copies % n)
+		return false;
+	atomic_inc(&emu->faults);
+	return true;
+}
+
+static void ps3vram_emu_do_move(const struct ps3vram_emu_move *mv)
+{
+	u8 *flip = mv->dst + mv->line / 2;
+	u32 i;
+
+	if (mv->lose)
+		return;
+	for (i = 0; i < mv->count; i++)
+		memcpy(mv->dst + (u64)i * mv->pitch_out,
+		       mv->src + (u64)i * mv->pitch_in, mv->line);
+	if (mv->corrupt)
+		*flip ^= BIT(mv->bit);
+}
+
+/* Land the oldest pending move, and the late copy's NOTIFY with it. */
+static void ps3vram_emu_land_one(struct ps3vram_emu *emu)
+{
+	struct ps3vram_emu_move *mv = &emu->pending[0];
+
+	lockdep_assert_held(&emu->late_lock);
+
+	ps3vram_emu_do_move(mv);
+	if (mv->late)
+		WRITE_ONCE(emu->deadline[mv->notifier], mv->done_at);
+	emu->nr_pending--;
+	memmove(mv, mv + 1, emu->nr_pending * sizeof(*mv));
+	if (!emu->nr_pending)
+		WRITE_ONCE(emu->defer, PS3VRAM_EMU_DEFER_NONE);
+}
+
+/* Land every pending move whose time has come; under late_lock. */
+static void ps3vram_emu_land_locked(struct ps3vram_emu *emu, u64 now)
+{
+	lockdep_assert_held(&emu->late_lock);
+
+	while (emu->defer == PS3VRAM_EMU_DEFER_ON &&
+	       emu->pending[0].done_at <= now)
+		ps3vram_emu_land_one(emu);
+}
+
+/* The lazy clock of late copies: every op but the CPU copies calls this. */
+static void ps3vram_emu_land(struct ps3vram_emu *emu)
+{
+	if (READ_ONCE(emu->defer) != PS3VRAM_EMU_DEFER_ON)
+		return;
+	spin_lock(&emu->late_lock);
+	ps3vram_emu_land_locked(emu, ktime_get_ns());
+	spin_unlock(&emu->late_lock);
+}
+
+/*
+ * Queue @mv behind a late copy; false when no late copy is pending and
+ * @mv should move now.
+ */
+static bool ps3vram_emu_defer_move(struct ps3vram_emu *emu,
+				   const struct ps3vram_emu_move *mv)
+{
+	bool deferred = false;
+
+	spin_lock(&emu->late_lock);
+	ps3vram_emu_land_locked(emu, ktime_get_ns());
+	if (emu->defer == PS3VRAM_EMU_DEFER_ON) {
+		/* Full: the oldest lands early, the queue stays non-empty. */
+		if (emu->nr_pending == PS3VRAM_EMU_NR_PENDING)
+			ps3vram_emu_land_one(emu);
+		emu->pending[emu->nr_pending++] = *mv;
+		deferred = true;
+	}
+	spin_unlock(&emu->late_lock);
+	return deferred;
+}
+
 /* BUFFER_NOTIFY: run the copy described by the subchannel's registers. */
 static void ps3vram_emu_copy(struct ps3vram_emu *emu,
 			     struct ps3vram_emu_subch *sc)
@@ -189,44 +490,62 @@ static void ps3vram_emu_copy(struct ps3vram_emu *emu,
 	u32 line = sc->m2mf[4], count = sc->m2mf[5];
 	u64 span_in = (u64)pitch_in * (count - 1) + line;
 	u64 span_out = (u64)pitch_out * (count - 1) + line;
-	unsigned int every;
-	void *src, *dst;
+	struct ps3vram_emu_move mv = { };
 	u64 now, start;
-	u32 i;
 
 	if (sc->m2mf[6] != PS3VRAM_M2MF_FORMAT_1_1 || !count || !line)
 		return ps3vram_emu_stop(emu, "unsupported copy format",
 					sc->m2mf[6], count);
-	src = ps3vram_emu_addr(emu, sc->dma_in, in, span_in);
-	dst = ps3vram_emu_addr(emu, sc->dma_out, out, span_out);
-	if (!src || !dst)
+	mv.src = ps3vram_emu_addr(emu, sc->dma_in, in, span_in);
+	mv.dst = ps3vram_emu_addr(emu, sc->dma_out, out, span_out);
+	if (!mv.src || !mv.dst)
 		return ps3vram_emu_stop(emu, "copy out of range", in, out);
+	mv.pitch_in = pitch_in;
+	mv.pitch_out = pitch_out;
+	mv.line = line;
+	mv.count = count;
 
 	emu->copies++;
-	every = READ_ONCE(emu_timeout_every);
-	if (every && !(emu->copies % every)) {
-		atomic_inc(&emu->faults);
+	if (ps3vram_emu_nth(emu, &emu_timeout_every))
 		return ps3vram_emu_stop(emu, "injected hang", in, out);
+	/* One late copy at a time: it keeps the engine busy anyway. */
+	if (READ_ONCE(emu->defer) == PS3VRAM_EMU_DEFER_NONE &&
+	    ps3vram_emu_nth(emu, &emu_late_every)) {
+		mv.late = true;
+		mv.notifier = sc->notifier;
+		mv.done_at = PS3VRAM_EMU_NEVER;
+		spin_lock(&emu->late_lock);
+		emu->pending[0] = mv;
+		emu->nr_pending = 1;
+		WRITE_ONCE(emu->defer, PS3VRAM_EMU_DEFER_HUNG);
+		spin_unlock(&emu->late_lock);
+		return ps3vram_emu_stop(emu, "injected late copy", in, out);
 	}
-
-	for (i = 0; i < count; i++)
-		memcpy(dst + (u64)i * pitch_out, src + (u64)i * pitch_in, line);
+	emu->drop = ps3vram_emu_nth(emu, &emu_drop_every);
+	mv.lose = ps3vram_emu_nth(emu, &emu_lose_every);
+	if (!mv.lose && ps3vram_emu_nth(emu, &emu_corrupt_every)) {
+		mv.corrupt = true;
+		mv.bit = emu->copies % BITS_PER_BYTE;
+	}
 
 	now = ktime_get_ns();
 	start = max(now, emu->busy_until);
 	emu->busy_until = start + ps3vram_emu_cost((u64)line * count);
+	mv.done_at = emu->busy_until;
+	if (!ps3vram_emu_defer_move(emu, &mv))
+		ps3vram_emu_do_move(&mv);
 }
 
 /* NOP after NOTIFY: the notifier is written when the engine gets there. */
 static void ps3vram_emu_notify(struct ps3vram_emu *emu,
 			       struct ps3vram_emu_subch *sc)
 {
-	unsigned int every = READ_ONCE(emu_drop_every);
 	u64 when = max(emu->busy_until, ktime_get_ns());
 
 	sc->notify = false;
-	if (every && !(emu->copies % every)) {
-		atomic_inc(&emu->faults);
+	/* A notify after no copy (a fence) is never dropped. */
+	if (emu->drop) {
+		emu->drop = false;
 		return;
 	}
 	when += (u64)READ_ONCE(emu_stall_us) * NSEC_PER_USEC;
@@ -332,33 +651,46 @@ static void ps3vram_emu_kick(struct ps3vram_dma_hw *hw, u32 put)
 {
 	struct ps3vram_emu *emu = to_emu(hw);
 
+	ps3vram_emu_land(emu);
 	emu->put = put;
 	ps3vram_emu_run(emu);
 }
 
+/* Everything fetched, and no copy still to land. */
 static bool ps3vram_emu_idle(struct ps3vram_dma_hw *hw)
 {
 	struct ps3vram_emu *emu = to_emu(hw);
 
-	return READ_ONCE(emu->get) == READ_ONCE(emu->put);
+	ps3vram_emu_land(emu);
+	return READ_ONCE(emu->get) == READ_ONCE(emu->put) &&
+	       READ_ONCE(emu->defer) == PS3VRAM_EMU_DEFER_NONE;
 }
 
+static void ps3vram_emu_notifier_clear(struct ps3vram_emu *emu,
+				       unsigned int n)
+{
+	WRITE_ONCE(emu->deadline[n], PS3VRAM_EMU_NEVER);
+	atomic_set(&emu->observed[n], 0);
+}
+
+/* A late NOTIFY due before the reset is overwritten by it, not after. */
 static void ps3vram_emu_notifier_reset(struct ps3vram_dma_hw *hw,
 				       unsigned int n)
 {
 	struct ps3vram_emu *emu = to_emu(hw);
 
-	WRITE_ONCE(emu->deadline[n], PS3VRAM_EMU_NEVER);
-	atomic_set(&emu->observed[n], 0);
+	ps3vram_emu_land(emu);
+	ps3vram_emu_notifier_clear(emu, n);
 }
 
 static bool ps3vram_emu_notifier_done(struct ps3vram_dma_hw *hw,
 				      unsigned int n)
 {
 	struct ps3vram_emu *emu = to_emu(hw);
-	u64 deadline = READ_ONCE(emu->deadline[n]);
-	u64 now;
+	u64 deadline, now;
 
+	ps3vram_emu_land(emu);
+	deadline = READ_ONCE(emu->deadline[n]);
 	if (deadline == PS3VRAM_EMU_NEVER)
 		return false;
 	now = ktime_get_ns();
@@ -373,6 +705,7 @@ static int ps3vram_emu_reset(struct ps3vram_dma_hw *hw)
 {
 	struct ps3vram_emu *emu = to_emu(hw);
 	unsigned int n;
+	u64 now;
 
 	if (emu->error)
 		dev_info(hw->dev, "reset after: %s\n", emu->error);
@@ -380,9 +713,34 @@ static int ps3vram_emu_reset(struct ps3vram_dma_hw *hw)
 	emu->get = 0;
 	emu->put = 0;
 	emu->busy_until = 0;
+	emu->drop = false;
 	memset(emu->subch, 0, sizeof(emu->subch));
+
+	/*
+	 * The copy the engine hung on was in progress: it lands later.  What
+	 * was queued behind a late copy is discarded, the late copy is not.
+	 */
+	spin_lock(&emu->late_lock);
+	now = ktime_get_ns();
+	ps3vram_emu_land_locked(emu, now);
+	if (emu->defer == PS3VRAM_EMU_DEFER_HUNG) {
+		emu->pending[0].done_at = now + (u64)READ_ONCE(emu_late_us) *
+						NSEC_PER_USEC;
+		WRITE_ONCE(emu->defer, PS3VRAM_EMU_DEFER_ON);
+	}
+	if (emu->defer == PS3VRAM_EMU_DEFER_ON) {
+		if (emu->pending[0].late) {
+			emu->nr_pending = 1;
+			emu->busy_until = emu->pending[0].done_at;
+		} else {
+			emu->nr_pending = 0;
+			WRITE_ONCE(emu->defer, PS3VRAM_EMU_DEFER_NONE);
+		}
+	}
+	spin_unlock(&emu->late_lock);
+
 	for (n = 0; n < PS3VRAM_EMU_NR_NOTIFIERS; n++)
-		ps3vram_emu_notifier_reset(hw, n);
+		ps3vram_emu_notifier_clear(emu, n);
 	return 0;
 }
 
@@ -451,13 +809,17 @@ static struct ps3vram_emu *ps3vram_emu_create(struct device *dev, void *vram,
 	emu = kzalloc(sizeof(*emu), GFP_KERNEL);
 	if (!emu)
 		return ERR_PTR(-ENOMEM);
+	spin_lock_init(&emu->late_lock);
 	/* The GPU sees the XDR buffer by physical address: linear memory. */
-	for (size = PS3VRAM_EMU_XDR_SIZE; size >= PS3VRAM_EMU_XDR_MIN;
-	     size /= 2) {
+	size = emu_xdr_kb ? (size_t)emu_xdr_kb * 1024 : PS3VRAM_EMU_XDR_SIZE;
+	size = max_t(size_t, size, PS3VRAM_EMU_XDR_MIN);
+	/* Half as much each time, and the smallest last (64 KiB pages). */
+	for (;; size = max_t(size_t, round_down(size / 2, PAGE_SIZE),
+			     PS3VRAM_EMU_XDR_MIN)) {
 		emu->hw.xdr = alloc_pages_exact(size, GFP_KERNEL | __GFP_ZERO |
 						__GFP_RETRY_MAYFAIL |
 						__GFP_NOWARN);
-		if (emu->hw.xdr)
+		if (emu->hw.xdr || size == PS3VRAM_EMU_XDR_MIN)
 			break;
 	}
 	if (!emu->hw.xdr) {
@@ -509,6 +871,10 @@ static int ps3vram_emu_pci_probe(struct pci_dev *pdev,
 	void *vram;
 	int ret;
 
+	if (!emu_pci || strcmp(dev_name(&pdev->dev), emu_pci)) {
+		dev_info(&pdev->dev, "not emu_pci, leaving this ivshmem device alone\n");
+		return -ENODEV;
+	}
 	ret = pci_enable_device_mem(pdev);
 	if (ret)
 		return ret;
@@ -619,7 +985,7 @@ int ps3vram_emu_init(void)
 			return ret;
 		}
 	} else if (!ps3vram_emu_bound) {
-		pr_info("no ivshmem VRAM window; set emu_vram_mb to emulate one in RAM\n");
+		pr_info("no ivshmem VRAM window; set emu_pci to bind one, or emu_vram_mb to emulate one in RAM\n");
 	}
 	return 0;
 }

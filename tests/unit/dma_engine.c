@@ -30,6 +30,11 @@ unsigned int *dma_engine_param(const char *name)
 		{ "emu_timeout_every", &emu_timeout_every },
 		{ "emu_drop_every", &emu_drop_every },
 		{ "emu_stall_us", &emu_stall_us },
+		{ "emu_late_every", &emu_late_every },
+		{ "emu_late_us", &emu_late_us },
+		{ "emu_corrupt_every", &emu_corrupt_every },
+		{ "emu_lose_every", &emu_lose_every },
+		{ "emu_xdr_kb", &emu_xdr_kb },
 	};
 	unsigned int i;
 

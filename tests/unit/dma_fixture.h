@@ -56,6 +56,12 @@ static inline void dma_params_default(void)
 	emu_timeout_every = 0;
 	emu_drop_every = 0;
 	emu_stall_us = 0;
+	emu_pci = "";
+	emu_xdr_kb = 0;
+	emu_late_every = 0;
+	emu_late_us = 1000;
+	emu_corrupt_every = 0;
+	emu_lose_every = 0;
 }
 
 static inline void dma_env_stop(void *unused)

@@ -3,7 +3,8 @@
  * emu.c: the software RSX refuses what the hardware would (an unknown
  * method, a copy outside VRAM or into the FIFO, a jump out of the FIFO):
  * it stops with a message, the next wait times out, the engine resets and
- * copies work again.  Also the ivshmem PCI binding.
+ * copies work again.  Also the ivshmem PCI binding, which is explicit
+ * (emu_pci).
  */
 #include "dma_fixture.h"
 
@@ -229,23 +230,38 @@ UNIT_TEST(emu_test_cpu_access_works_with_the_engine_stopped)
 
 #define EMU_BAR2_SIZE	(4 << 20)
 
-UNIT_TEST(emu_test_ivshmem_bar2_becomes_the_vram)
+static void emu_pci_unset(void *unused)
 {
-	struct pci_dev pdev = {
-		.dev.init_name = "0000:00:04.0",
-		.vendor = 0x1af4, .device = 0x1110,
-	};
-	struct ps3vram_dma_client *c;
-	struct ps3vram_dma_slot *slot;
+	emu_pci = "";
+}
+
+/* A fake ivshmem device named @name with a BAR 2 of EMU_BAR2_SIZE. */
+static u8 *emu_ivshmem(struct pci_dev *pdev, const char *name)
+{
 	u8 *bar = calloc(1, EMU_BAR2_SIZE);	/* device memory: not counted */
 
 	ASSERT_TRUE(bar);
 	unit_on_cleanup(free, bar);
-	pdev.bar_start[2] = (uintptr_t)bar;
-	pdev.bar_len[2] = EMU_BAR2_SIZE;
-	unit_pci_add(&pdev);
+	memset(pdev, 0, sizeof(*pdev));
+	pdev->dev.init_name = name;
+	pdev->vendor = 0x1af4;
+	pdev->device = 0x1110;
+	pdev->bar_start[2] = (uintptr_t)bar;
+	pdev->bar_len[2] = EMU_BAR2_SIZE;
+	return bar;
+}
 
+UNIT_TEST(emu_test_ivshmem_bar2_becomes_the_vram)
+{
+	struct pci_dev pdev;
+	struct ps3vram_dma_client *c;
+	struct ps3vram_dma_slot *slot;
+	u8 *bar = emu_ivshmem(&pdev, "0000:00:04.0");
+
+	unit_pci_add(&pdev);
 	dma_params_default();
+	emu_pci = "0000:00:04.0";
+	unit_on_cleanup(emu_pci_unset, NULL);
 	ASSERT_EQ(ps3vram_dma_init(), 0);
 	EXPECT_TRUE(ps3vram_emu_bound);
 	EXPECT_TRUE(ps3vram_emu_vmalloc == NULL);
@@ -269,6 +285,54 @@ UNIT_TEST(emu_test_ivshmem_bar2_becomes_the_vram)
 	EXPECT_EQ(pdev.regions, 0);
 	EXPECT_EQ(pdev.enabled, 0);
 	unit_pci_del(&pdev);
+}
+
+/* Binding is explicit: only the device emu_pci names, none by default. */
+UNIT_TEST(emu_test_ivshmem_binds_only_the_emu_pci_device)
+{
+	struct pci_dev other, mine;
+
+	emu_ivshmem(&other, "0000:00:04.0");
+	emu_ivshmem(&mine, "0000:00:10.0");
+	unit_pci_add(&other);
+	unit_pci_add(&mine);
+	unit_on_cleanup(emu_pci_unset, NULL);
+
+	/* The default, empty: nothing is bound, no engine. */
+	dma_params_default();
+	ASSERT_EQ(ps3vram_dma_init(), 0);
+	EXPECT_FALSE(ps3vram_emu_bound);
+	EXPECT_TRUE(ps3vram_dma_engine == NULL);
+	EXPECT_EQ(other.enabled + other.regions + mine.enabled + mine.regions,
+		  0);
+	EXPECT_EQ(unit_log_count("not emu_pci, leaving this ivshmem device alone"),
+		  2);
+	ps3vram_dma_exit();
+
+	/* Named: that one and only that one. */
+	dma_params_default();
+	emu_pci = "0000:00:10.0";
+	ASSERT_EQ(ps3vram_dma_init(), 0);
+	EXPECT_TRUE(ps3vram_emu_bound);
+	ASSERT_TRUE(ps3vram_dma_engine != NULL);
+	EXPECT_EQ(mine.regions, 1 << 2);
+	EXPECT_EQ(other.regions, 0);
+	EXPECT_EQ(other.enabled, 0);
+	EXPECT_TRUE(pci_get_drvdata(&mine) != NULL);
+	ps3vram_dma_exit();
+	EXPECT_EQ(mine.regions, 0);
+
+	/* A name that is not there: nothing, and emu_vram_mb still works. */
+	dma_params_default();
+	emu_pci = "0000:00:05.0";
+	emu_vram_mb = 1;
+	ASSERT_EQ(ps3vram_dma_init(), 0);
+	EXPECT_FALSE(ps3vram_emu_bound);
+	EXPECT_TRUE(ps3vram_emu_vmalloc != NULL);
+	EXPECT_EQ(other.regions + mine.regions, 0);
+	ps3vram_dma_exit();
+	unit_pci_del(&other);
+	unit_pci_del(&mine);
 }
 
 UNIT_TEST(emu_test_without_vram_loads_with_no_engine)
