@@ -9,49 +9,85 @@
  * Storage layout
  * --------------
  * The module claims one range of VRAM (vram_mb, default the largest free
- * range) and cuts it into 64 KiB blocks.  A block holds objects of one size
- * class: sizes are rounded up to a multiple of 32 bytes, 64 bytes at least,
- * and steps that fit as many objects into a block share the largest one's
- * class; a block of class size S holds 64 KiB / S objects.  The waste is the rounding (16 bytes per
- * object on average) and the tail of a block (< S, under 6.25 %), about
- * what zsmalloc loses.  Pools (zswap makes a new one when its compressor or
- * zpool changes) share the block supply; each keeps its own partial-block
- * lists and LRU.
+ * range) and cuts it into blocks of 16 pages: 64 KiB with 4 KiB pages,
+ * 1 MiB with 64 KiB pages (CONFIG_PPC_64K_PAGES).  A block holds objects
+ * of one size class: sizes are rounded up to a multiple of PAGE_SIZE / 128
+ * (32 bytes with 4 KiB pages, 512 with 64 KiB), twice that at least, and
+ * steps that fit as many objects into a block share the largest one's
+ * class; a block of class size S holds 16 pages / S objects, 16 of the
+ * largest (one page; one engine copy of one slot).  The waste is the
+ * rounding and the tail of a block (< S, under 6.25 %).  With 4 KiB pages
+ * the rounding is 48 bytes per object on average over sizes 1-4096, 76 over
+ * 2-4 KiB (52 for 2-3 KiB, 99 for 3-4 KiB): the merged classes are up to
+ * 256 bytes wide at the top.  Pools (zswap makes a new one when its
+ * compressor or zpool changes) share the block supply; each keeps its own
+ * partial-block lists and LRU.
  *
- * All metadata lives in RAM: a struct ps3vram_swap_block per block with a
- * bitmap of its objects, and a stack of free block numbers.  There is no
- * per-object allocation: a handle encodes the block number and the object
- * index (plus one, so that no handle is 0), and the class of the block
- * gives the object's size and VRAM offset.
+ * All metadata lives in RAM: a struct ps3vram_swap_block per block with
+ * bitmaps of its objects (allocated, not uploaded yet, lost), and a stack
+ * of free block numbers.  There is no per-object allocation: a handle
+ * encodes the block number and the object index (plus one, so that no
+ * handle is 0), and the class of the block gives the object's size and
+ * VRAM offset.
  *
  * Mapping
  * -------
  * map(WO) hands zswap a staging slot; unmap copies it to VRAM (upload and
  * wait, a few microseconds).  map(RO) downloads the object into a slot and
- * waits; unmap gives the slot back.  zswap's own memcpy (store) and its
- * decompression reading the slot (load) are the only CPU accesses, so
- * sleep_mapped is true: holding a slot across a sleeping decompression is
- * fine, and saying false would make zswap copy every object once more.
+ * waits; unmap gives the slot back.  map(RW) does both.  zswap's own memcpy
+ * (store) and its decompression reading the slot (load) are the only CPU
+ * accesses.  sleep_mapped is true from 6.8, where zswap locks its per-CPU
+ * compressor mutex before it maps: holding a slot across a sleeping
+ * decompression is fine there, and false would make zswap copy every
+ * object once more.  Up to 6.7 zswap maps first and then waits for that
+ * mutex, which a store holds while it waits for a mapping entry or slot:
+ * sleep_mapped is false there, so that zswap copies the object out and
+ * unmaps before it waits (one memcpy of the compressed object per load).
  * Live mappings are kept in a small table so that unmap finds the slot.
  *
  * Failures
  * --------
  * A copy that fails (timeout or engine reset) is retried after the reset;
  * when the retries are spent the object is moved by the CPU instead: slow
- * (VRAM reads run at ~16 MB/s on a PS3) but correct.  A load never hands
- * back wrong bytes, and a store never loses the page.  malloc() rejects
- * with -ENOMEM when VRAM is full (zswap counts it as reject_alloc_fail;
- * -ENOSPC would read as poor compression) and zswap sends the page to disk.
+ * (VRAM reads run at ~16 MB/s on a PS3) but correct.  When the CPU path
+ * fails too (-ENODEV once the engine is gone, a PS3 after shutdown), a
+ * load gets poison, 0xff bytes that lzo, lzo-rle, lz4, zstd, deflate and
+ * 842 all refuse, and the handle is logged: zswap then fails loudly (its
+ * decompression BUG_ON on 6.1 and 6.12) instead of decompressing the
+ * slot's previous bytes, maybe another page's.  A store that reached VRAM
+ * neither way is logged and marked lost in RAM: its loads get poison until
+ * zswap frees it.  A load never hands back wrong bytes.
  *
- * Limits: zswap caps its pools at max_pool_percent of RAM, measured with
- * the size this driver reports, which is the VRAM it occupies.  See
+ * malloc() rejects with -ENOMEM when VRAM is full (zswap counts it as
+ * reject_alloc_fail; -ENOSPC would read as poor compression) and zswap
+ * sends the page to disk.
+ *
+ * Limits and tiering
+ * ------------------
+ * zswap caps its pools at max_pool_percent of RAM, measured with the size
+ * this driver reports, which is the VRAM it occupies.  See
  * Documentation/admin-guide/ps3vram-swap.rst for the setting that lets the
- * tier use all of the VRAM.
+ * tier use all of the VRAM (the figure printed at the first pool: VRAM /
+ * RAM * 100).  So that zswap's limit, which writes its coldest entries back
+ * to disk, fires before malloc() fails on new pages, the size reported
+ * also has watermarks: when free VRAM falls under the low watermark (a
+ * 32nd of the claim, 2 blocks at least) every pool reports its VRAM plus
+ * all of RAM and the whole claim, more than any max_pool_percent up to
+ * 100 + 100 * claim / RAM allows, until free VRAM is back at the high
+ * watermark (an 8th of the claim, twice the low one at least), after which
+ * the VRAM in use is at most 7/8 of the claim, under zswap's accept
+ * threshold (90 % of the limit) with the recommended max_pool_percent.  On
+ * 6.1, zswap asks the driver to shrink one page per rejected store: the
+ * driver writes back at most 32 objects per page asked for, of the least
+ * recently allocated block, and resumes that block at the next request
+ * (objects not uploaded yet and lost ones are skipped).
  *
- * Locking: pool->lock (partial lists, LRU, the blocks the pool owns and
- * their bitmaps) nests outside ps3vram_swap.free_lock (the free block
- * stack).  pool->map_lock protects the mapping table only.  No lock is held
- * across a copy or a call into zswap.
+ * Locking: pool->lock (partial lists, LRU, the blocks the pool owns, their
+ * bitmaps and flags, the 6.1 writeback state) nests outside
+ * ps3vram_swap.free_lock (the free block stack and the watermark state).
+ * pool->map_lock protects the mapping table only; its waiters wait
+ * exclusively, one woken per entry freed.  No lock is held across a copy
+ * or a call into zswap.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -819,7 +855,7 @@ static int ps3vram_swap_claim(void)
 	ps3vram_swap.tight = false;
 	ps3vram_swap.client = client;
 	pr_info("%u MiB of VRAM for zswap; zswap limits it to max_pool_percent (%u%% needed for all of it)\n",
-		n >> (20 - PS3VRAM_SWAP_BLOCK_SHIFT),
+		(unsigned int)((u64)n << PS3VRAM_SWAP_BLOCK_SHIFT >> 20),
 		(unsigned int)DIV_ROUND_UP_ULL((u64)n * 100 *
 			(PS3VRAM_SWAP_BLOCK_SIZE >> PAGE_SHIFT), totalram_pages()));
 	return 0;

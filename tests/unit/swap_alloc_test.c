@@ -64,6 +64,28 @@ UNIT_TEST(swap_alloc_test_classes_step_by_32_bytes_up_to_a_page)
 		}
 }
 
+/*
+ * The rounding the design comment states: the average of class size minus
+ * object size over every size of a range, rounded to the byte.
+ */
+static unsigned long swap_rounding(unsigned int lo, unsigned int hi)
+{
+	unsigned long sum = 0;
+	unsigned int i;
+
+	for (i = lo; i <= hi; i++)
+		sum += ps3vram_swap_class_size(ps3vram_swap_class(i)) - i;
+	return (sum * 2 + hi - lo + 1) / (2 * (hi - lo + 1));
+}
+
+UNIT_TEST(swap_alloc_test_rounding_averages_48_bytes_and_76_for_2_to_4_kib)
+{
+	EXPECT_EQ(swap_rounding(1, 4096), 48);
+	EXPECT_EQ(swap_rounding(2048, 4096), 76);
+	EXPECT_EQ(swap_rounding(2048, 3072), 52);
+	EXPECT_EQ(swap_rounding(3072, 4096), 99);
+}
+
 UNIT_TEST(swap_alloc_test_malloc_of_0_bytes_is_einval)
 {
 	void *pool = swap_start(VRAM_MB);
