@@ -11,6 +11,15 @@
  * ever appended (Documentation/ABI/testing/sysfs-kernel-ps3vram_dma);
  * debugfs: ps3vram_dma/wait_hist.
  *
+ * Removal: ps3vram_dma_engine_remove() may run while clients exist (the
+ * emulator's PCI device can be unplugged).  It unregisters the engine,
+ * fails the copies in flight (core.c), deletes the whole sysfs and debugfs
+ * tree at once, and drops the registry's reference; every client holds
+ * one too, and the last put calls the backend's release(), which frees
+ * the XDR buffer the clients' staging slots live in.  A client's sysfs
+ * directory goes when the client is destroyed, even if someone still
+ * holds a reference to its kobject.
+ *
  * Locking: ps3vram_dma_list_lock (mutex) protects the engine pointer, the
  * claims and the kobjects; it is never held across kobject_del(), which
  * waits for sysfs readers, and no sysfs show() takes it.
@@ -121,13 +130,18 @@ static struct attribute *ps3vram_dma_attrs[] = {
 };
 ATTRIBUTE_GROUPS(ps3vram_dma);
 
+/* The last reference: after removal, the backend goes with it. */
 static void ps3vram_dma_release(struct kobject *kobj)
 {
 	struct ps3vram_dma *dma = to_ps3vram_dma(kobj);
+	struct ps3vram_dma_hw *hw = dma->hw;
+	bool removed = dma->removed;
 
 	bitmap_free(dma->slot_map);
 	kfree(dma->slots);
 	kfree(dma);
+	if (removed && hw->ops->release)
+		hw->ops->release(hw);
 }
 
 static const struct kobj_type ps3vram_dma_ktype = {
@@ -295,6 +309,7 @@ struct ps3vram_dma_client *ps3vram_dma_client_create(const char *name,
 		mutex_unlock(&ps3vram_dma_list_lock);
 		return ERR_PTR(ret);
 	}
+	client->in_sysfs = true;
 	list_add(&client->node, after);
 	dma->nr_clients++;
 	WRITE_ONCE(dma->claimed, dma->claimed + size);
@@ -314,16 +329,25 @@ EXPORT_SYMBOL_GPL(ps3vram_dma_client_create);
 /**
  * ps3vram_dma_client_destroy() - release the VRAM claim and the engine
  * @client: a client with no copy in flight and no staging slot held
+ *
+ * Also after the engine was removed; the last client of a removed engine
+ * frees it and its backend.
  */
 void ps3vram_dma_client_destroy(struct ps3vram_dma_client *client)
 {
 	struct ps3vram_dma *dma = client->dma;
+	bool del;
 
 	mutex_lock(&ps3vram_dma_list_lock);
 	list_del(&client->node);
 	dma->nr_clients--;
 	WRITE_ONCE(dma->claimed, dma->claimed - client->size);
+	del = client->in_sysfs;
+	client->in_sysfs = false;
 	mutex_unlock(&ps3vram_dma_list_lock);
+	/* The directory goes now, whoever still holds a reference. */
+	if (del)
+		kobject_del(&client->kobj);
 	kobject_put(&client->kobj);
 	kobject_put(&dma->kobj);
 }
@@ -353,18 +377,18 @@ EXPORT_SYMBOL_GPL(ps3vram_dma_client_size);
  */
 int ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
 {
+	unsigned int i, nr_notifiers;
 	struct ps3vram_dma *dma;
-	unsigned int i;
 	int ret;
 
 	/* Copies name VRAM with 32-bit offsets. */
 	if (hw->xdr_size < PS3VRAM_FIFO_SIZE + PAGE_SIZE ||
 	    hw->vram_size > SZ_4G)
 		return -EINVAL;
-	if (!ps3vram_dma_nr_notifiers ||
-	    ps3vram_dma_nr_notifiers > PS3VRAM_NR_NOTIFIERS) {
+	nr_notifiers = ps3vram_dma_nr_notifiers ?: hw->nr_notifiers ?: 1;
+	if (nr_notifiers > PS3VRAM_NR_NOTIFIERS) {
 		pr_err("nr_notifiers=%u is out of range 1-%u\n",
-		       ps3vram_dma_nr_notifiers, PS3VRAM_NR_NOTIFIERS);
+		       nr_notifiers, PS3VRAM_NR_NOTIFIERS);
 		return -EINVAL;
 	}
 
@@ -377,7 +401,8 @@ int ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
 	spin_lock_init(&dma->lock);
 	init_waitqueue_head(&dma->slot_wait);
 	INIT_LIST_HEAD(&dma->clients);
-	dma->first_notifier = PS3VRAM_NR_NOTIFIERS - ps3vram_dma_nr_notifiers;
+	dma->nr_notifiers = nr_notifiers;
+	dma->first_notifier = PS3VRAM_NR_NOTIFIERS - nr_notifiers;
 	ps3vram_ring_init(&dma->ring, hw->xdr, PS3VRAM_FIFO_SIZE);
 
 	dma->nr_slots = (hw->xdr_size - PS3VRAM_FIFO_SIZE) / PAGE_SIZE;
@@ -396,8 +421,11 @@ int ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
 	mutex_unlock(&dma->fifo_lock);
 	if (ret)
 		goto put;
-	/* The first reset is bring-up, not an incident. */
+	/* The first reset and its fence are bring-up, not an incident. */
 	atomic64_set(&dma->stat[PS3VRAM_DMA_RESETS], 0);
+	atomic64_set(&dma->stat[PS3VRAM_DMA_WAITS], 0);
+	atomic64_set(&dma->stat[PS3VRAM_DMA_WAITS_SLEPT], 0);
+	ps3vram_hist_reset(&dma->wait_hist);
 
 	mutex_lock(&ps3vram_dma_list_lock);
 	ret = -EBUSY;
@@ -417,7 +445,7 @@ int ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
 	mutex_unlock(&ps3vram_dma_list_lock);
 	dev_info(hw->dev, "%s engine: %llu MiB VRAM, %u staging slots, %u notifiers\n",
 		 hw->name, hw->vram_size >> 20, dma->nr_slots,
-		 ps3vram_dma_nr_notifiers);
+		 dma->nr_notifiers);
 	return 0;
 
 del:
@@ -433,12 +461,18 @@ put:
  * ps3vram_dma_engine_remove() - take the engine down
  * @hw: the backend passed to ps3vram_dma_engine_add()
  *
- * Clients hold a reference on this module through the symbols they use,
- * and backends suppress manual unbinding, so no client exists here.
+ * Clients may still exist: their copies in flight complete with -ENODEV,
+ * and from now on their submits, resets and CPU reads and writes fail with
+ * -ENODEV, while their staging slots stay valid until they are destroyed.
+ * No backend op but release() is called once this returns; release() is
+ * called when the last client is destroyed, or before this returns when
+ * there is none.
  */
 void ps3vram_dma_engine_remove(struct ps3vram_dma_hw *hw)
 {
+	struct ps3vram_dma_client *client;
 	struct ps3vram_dma *dma;
+	unsigned int nr_clients;
 
 	mutex_lock(&ps3vram_dma_list_lock);
 	dma = ps3vram_dma_engine;
@@ -446,12 +480,32 @@ void ps3vram_dma_engine_remove(struct ps3vram_dma_hw *hw)
 		mutex_unlock(&ps3vram_dma_list_lock);
 		return;
 	}
-	WARN_ON(dma->nr_clients);
 	ps3vram_dma_engine = NULL;
+	nr_clients = dma->nr_clients;
 	mutex_unlock(&ps3vram_dma_list_lock);
+
+	ps3vram_dma_detach(dma);
+	if (nr_clients)
+		dev_warn(hw->dev, "removed with %u clients; their copies fail with -ENODEV\n",
+			 nr_clients);
 
 	/* Without the lock: kobject_del() waits for sysfs readers. */
 	debugfs_remove_recursive(dma->debugfs);
+	for (;;) {
+		mutex_lock(&ps3vram_dma_list_lock);
+		list_for_each_entry(client, &dma->clients, node)
+			if (client->in_sysfs)
+				break;
+		if (list_entry_is_head(client, &dma->clients, node)) {
+			mutex_unlock(&ps3vram_dma_list_lock);
+			break;
+		}
+		client->in_sysfs = false;
+		kobject_get(&client->kobj);
+		mutex_unlock(&ps3vram_dma_list_lock);
+		kobject_del(&client->kobj);
+		kobject_put(&client->kobj);
+	}
 	kobject_put(dma->clients_kobj);
 	kobject_del(&dma->kobj);
 	kobject_put(&dma->kobj);

@@ -17,18 +17,41 @@
  *    until timeout_ms; then -ETIMEDOUT, and the engine is reset.  Anybody
  *    who finds a notifier done may complete its transfer, so a submitter
  *    that needs a notifier reaps finished copies of other clients.
+ *    A waiter whose time is up looks at its notifier once more under
+ *    fifo_lock: a copy that completed while it queued for the lock is a
+ *    success, not a reason to reset.
  *  - Reset: the backend stops the GPU and rewinds GET/PUT, the ring is
- *    re-bound, and every copy still in flight completes with -EIO.
+ *    re-bound, and then fenced: a NOTIFY with no copy is queued and waited
+ *    for (same policy, up to timeout_ms), and every notifier is set idle
+ *    again.  A copy the GPU had started before the reset can still land
+ *    after it (its bytes in VRAM or in the staging slot, its NOTIFY on its
+ *    notifier); the GPU executes in order, so once the fence is done
+ *    nothing of it can land any more.  Only then do the copies that were in
+ *    flight complete (-EIO, or -ETIMEDOUT for the one that timed out), so
+ *    their clients cannot reuse or give back a slot, and nobody can take a
+ *    notifier, that the GPU may still write.  A fence that does not
+ *    complete resets again, PS3VRAM_DMA_FENCE_TRIES times in all; then the
+ *    engine is broken and every copy fails with -EIO.
+ *  - Removal (ps3vram_dma_engine_remove(), client.c): copies in flight are
+ *    reset and complete with -ENODEV; afterwards submits, resets and CPU
+ *    reads and writes fail with -ENODEV without calling the backend, while
+ *    staging slots (the XDR buffer, freed by the backend's release() with
+ *    the last reference) keep working until the clients are gone.
  *
  * Transfer life cycle (xfer->state, under dma->lock):
  *	IDLE --submit--> INFLIGHT --notifier done--> DONE (status 0)
- *				  --wait timed out--> DONE (-ETIMEDOUT)
- *				  --engine reset----> DONE (-EIO)
+ *				  --engine reset----> FENCING --fence--> DONE
+ *				     (-ETIMEDOUT for the copy that timed out,
+ *				      -EIO for the others)
+ *				  --engine removed--> DONE (-ENODEV)
  *
- * Locking: dma->fifo_lock (mutex: the ring, kicks and resets; a PS3 kick
- * also takes ps3_gpu_mutex inside the backend) nests outside dma->lock
- * (spinlock: notifiers, in-flight transfers, staging slot bitmap).
- * client.c's ps3vram_dma_list_lock is never taken with either held.
+ * Locking: dma->fifo_lock (mutex: the ring, kicks, resets with their fence,
+ * removal; a PS3 kick also takes ps3_gpu_mutex inside the backend) nests
+ * outside dma->lock (spinlock: notifiers, in-flight transfers, transfer
+ * states, staging slot bitmap).  Backend ops are called with fifo_lock
+ * held, except notifier_done(), which waiters also call locklessly,
+ * counted in dma->peekers so that removal can wait for them.  client.c's
+ * ps3vram_dma_list_lock is never taken with either held.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -55,29 +78,81 @@
  * with somebody else's work or stuck.
  */
 static unsigned int spin_us = 200;
-module_param(spin_us, uint, 0644);
-MODULE_PARM_DESC(spin_us, "Spin this long (us) before sleep-polling a completion (default 200)");
-
 static unsigned int timeout_ms = 200;
-module_param(timeout_ms, uint, 0644);
-MODULE_PARM_DESC(timeout_ms, "Give up on a copy after this long (ms), then reset the engine (default 200)");
 
 /*
- * Copies in flight, on the top nr_notifiers notifiers.  ps3vram only ever
- * used notifier 7, so 1 keeps the engine to what is known to exist on a
- * PS3: a first step on new hardware, at the cost of one copy at a time.
+ * Copies in flight, on the top nr_notifiers notifiers; 0 takes the
+ * backend's default (hw->nr_notifiers: 1 on a PS3, where only notifier 7,
+ * the one ps3vram used, is proven).
  */
-unsigned int ps3vram_dma_nr_notifiers = PS3VRAM_NR_NOTIFIERS;
-module_param_named(nr_notifiers, ps3vram_dma_nr_notifiers, uint, 0444);
-MODULE_PARM_DESC(nr_notifiers, "Copies in flight, 1-8; 1 uses notifier 7 only, as ps3vram did (default 8)");
+unsigned int ps3vram_dma_nr_notifiers;
+
+/* Set a uint parameter to a value in [@min, @max], or keep it: -EINVAL. */
+static int ps3vram_dma_param_set_range(const char *val,
+				       const struct kernel_param *kp,
+				       unsigned int min, unsigned int max)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) || v < min || v > max)
+		return -EINVAL;
+	WRITE_ONCE(*(unsigned int *)kp->arg, v);
+	return 0;
+}
+
+static int ps3vram_dma_spin_us_set(const char *val,
+				   const struct kernel_param *kp)
+{
+	return ps3vram_dma_param_set_range(val, kp, 0, PS3VRAM_DMA_SPIN_US_MAX);
+}
+
+static int ps3vram_dma_timeout_ms_set(const char *val,
+				      const struct kernel_param *kp)
+{
+	return ps3vram_dma_param_set_range(val, kp, 1,
+					   PS3VRAM_DMA_TIMEOUT_MS_MAX);
+}
+
+static int ps3vram_dma_nr_notifiers_set(const char *val,
+					const struct kernel_param *kp)
+{
+	return ps3vram_dma_param_set_range(val, kp, 0, PS3VRAM_NR_NOTIFIERS);
+}
+
+static const struct kernel_param_ops ps3vram_dma_spin_us_ops = {
+	.set = ps3vram_dma_spin_us_set,
+	.get = param_get_uint,
+};
+
+static const struct kernel_param_ops ps3vram_dma_timeout_ms_ops = {
+	.set = ps3vram_dma_timeout_ms_set,
+	.get = param_get_uint,
+};
+
+static const struct kernel_param_ops ps3vram_dma_nr_notifiers_ops = {
+	.set = ps3vram_dma_nr_notifiers_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(spin_us, &ps3vram_dma_spin_us_ops, &spin_us, 0644);
+MODULE_PARM_DESC(spin_us, "Spin this long (us, 0-10000) before sleep-polling a completion (default 200)");
+module_param_cb(timeout_ms, &ps3vram_dma_timeout_ms_ops, &timeout_ms, 0644);
+MODULE_PARM_DESC(timeout_ms, "Give up on a copy after this long (ms, 1-60000), then reset the engine (default 200)");
+module_param_cb(nr_notifiers, &ps3vram_dma_nr_notifiers_ops,
+		&ps3vram_dma_nr_notifiers, 0444);
+MODULE_PARM_DESC(nr_notifiers, "Copies in flight, 1-8, on notifiers 8-N..7; 0: the backend's default, 1 on a PS3 (default 0)");
 
 /* Sleep-poll step once the spin budget is spent. */
 #define PS3VRAM_DMA_POLL_MIN_US		20
 #define PS3VRAM_DMA_POLL_MAX_US		50
 
+/* Resets in a row whose fence did not complete before the engine is broken. */
+#define PS3VRAM_DMA_FENCE_TRIES		3
+
 enum ps3vram_dma_xfer_state {
 	PS3VRAM_XFER_IDLE,
 	PS3VRAM_XFER_INFLIGHT,
+	PS3VRAM_XFER_FENCING,
 	PS3VRAM_XFER_DONE,
 };
 
@@ -175,24 +250,51 @@ static void ps3vram_dma_finish(struct ps3vram_dma *dma,
 }
 
 /*
+ * notifier_done() for a waiter that holds no lock.  Never once the engine
+ * is removed: ps3vram_dma_detach() sets @removed, then waits for the
+ * calls it may have missed to return.
+ */
+static bool ps3vram_dma_peek_notifier(struct ps3vram_dma *dma, unsigned int n)
+{
+	bool done = false;
+
+	atomic_inc(&dma->peekers);
+	/* Pairs with smp_mb() in ps3vram_dma_detach(). */
+	smp_mb__after_atomic();
+	if (!READ_ONCE(dma->removed))
+		done = dma->hw->ops->notifier_done(dma->hw, n);
+	/* The backend call is over before detach can see the count drop. */
+	smp_mb__before_atomic();
+	atomic_dec(&dma->peekers);
+	return done;
+}
+
+/*
  * True once @xfer is complete.  Whoever sees its notifier written first
- * completes it, under dma->lock so that a notifier is never released twice.
+ * completes it, under dma->lock so that a notifier is never released
+ * twice.  A copy failed by a reset is complete only once the reset's
+ * fence is: until then its notifier may be written late, or be the
+ * fence's.
  */
 static bool ps3vram_dma_xfer_done(struct ps3vram_dma *dma,
 				  struct ps3vram_dma_xfer *xfer)
 {
+	bool done;
+
 	/* Pairs with smp_store_release() in ps3vram_dma_finish(). */
 	if (smp_load_acquire(&xfer->state) == PS3VRAM_XFER_DONE)
 		return true;
-	if (!dma->hw->ops->notifier_done(dma->hw, xfer->notifier))
+	if (READ_ONCE(xfer->state) != PS3VRAM_XFER_INFLIGHT ||
+	    !ps3vram_dma_peek_notifier(dma, xfer->notifier))
 		return false;
 
 	spin_lock(&dma->lock);
 	if (xfer->state == PS3VRAM_XFER_INFLIGHT &&
 	    dma->inflight[xfer->notifier] == xfer)
 		ps3vram_dma_finish(dma, xfer, 0);
+	done = xfer->state == PS3VRAM_XFER_DONE;
 	spin_unlock(&dma->lock);
-	return true;
+	return done;
 }
 
 /* Complete every transfer whose notifier has been written. */
@@ -203,7 +305,8 @@ static void ps3vram_dma_reap(struct ps3vram_dma *dma)
 
 	spin_lock(&dma->lock);
 	for_each_set_bit(n, &dma->notifier_busy, PS3VRAM_NR_NOTIFIERS)
-		if (ops->notifier_done(dma->hw, n))
+		if (dma->inflight[n]->state == PS3VRAM_XFER_INFLIGHT &&
+		    ops->notifier_done(dma->hw, n))
 			ps3vram_dma_finish(dma, dma->inflight[n], 0);
 	spin_unlock(&dma->lock);
 }
@@ -260,39 +363,113 @@ static bool ps3vram_dma_poll_notifier(struct ps3vram_dma *dma, void *arg)
 	       GENMASK(PS3VRAM_NR_NOTIFIERS - 1, dma->first_notifier);
 }
 
-/*
- * Reset the backend and re-bind; every transfer in flight fails with
- * @status: -ETIMEDOUT when they all overran the timeout, -EIO when they are
- * collateral of somebody else's.  Called with fifo_lock held.
- */
-int ps3vram_dma_reset_locked(struct ps3vram_dma *dma, int status)
+static bool ps3vram_dma_poll_fence(struct ps3vram_dma *dma, void *arg)
 {
-	struct ps3vram_dma_xfer *xfer;
-	unsigned int n;
-	int ret;
+	return dma->hw->ops->notifier_done(dma->hw, *(unsigned int *)arg);
+}
+
+/*
+ * After a reset: re-bind, then queue a NOTIFY with no copy and wait for it.
+ * The GPU executes in order, so when it is written every copy started
+ * before the reset has landed.  @failed are the notifiers of the copies
+ * that were in flight: each may still receive one late NOTIFY.  The fence
+ * takes a notifier that is not among them; when there is none, it takes
+ * the top one twice, as the first "done" seen there may be the late NOTIFY
+ * of the failed copy and not the fence (which is queued behind it).
+ * Then every notifier is set idle.  Returns 0 or -ETIMEDOUT.
+ */
+static int ps3vram_dma_fence(struct ps3vram_dma *dma, unsigned long failed)
+{
+	const struct ps3vram_dma_hw_ops *ops = dma->hw->ops;
+	unsigned int n, rounds = 1;
 
 	lockdep_assert_held(&dma->fifo_lock);
 
-	ret = dma->hw->ops->reset(dma->hw);
-	spin_lock(&dma->lock);
-	for_each_set_bit(n, &dma->notifier_busy, PS3VRAM_NR_NOTIFIERS) {
-		xfer = dma->inflight[n];
-		ps3vram_dma_count(xfer->client, status == -ETIMEDOUT ?
-				  PS3VRAM_DMA_TIMEOUTS : PS3VRAM_DMA_FAILED, 1);
-		ps3vram_dma_finish(dma, xfer, status);
+	n = PS3VRAM_NR_NOTIFIERS - 1;
+	while (n > dma->first_notifier && test_bit(n, &failed))
+		n--;
+	if (test_bit(n, &failed)) {
+		n = PS3VRAM_NR_NOTIFIERS - 1;
+		rounds = 2;
 	}
-	spin_unlock(&dma->lock);
-	atomic64_inc(&dma->stat[PS3VRAM_DMA_RESETS]);
-	if (ret) {
-		dev_err(dma->hw->dev, "engine reset failed: %d\n", ret);
-		dma->broken = true;
-		return ret;
-	}
-	dma->broken = false;
+
 	ps3vram_ring_init(&dma->ring, dma->ring.base, PS3VRAM_FIFO_SIZE);
 	ps3vram_ring_bind(&dma->ring);
-	dma->hw->ops->kick(dma->hw, ps3vram_ring_put(&dma->ring));
+	while (rounds--) {
+		ops->notifier_reset(dma->hw, n);
+		ps3vram_ring_notify(&dma->ring, n);
+		ops->kick(dma->hw, ps3vram_ring_put(&dma->ring));
+		if (ps3vram_dma_poll(dma, ps3vram_dma_poll_fence, &n))
+			return -ETIMEDOUT;
+	}
+	for (n = dma->first_notifier; n < PS3VRAM_NR_NOTIFIERS; n++)
+		ops->notifier_reset(dma->hw, n);
 	return 0;
+}
+
+/*
+ * Reset the backend and fence (see the top of the file), then complete
+ * every transfer that was in flight with @status, or -ETIMEDOUT for
+ * @timed_out: -ETIMEDOUT when they all overran the timeout, -EIO when
+ * they are collateral of somebody else's, -ENODEV on removal.  Called with
+ * fifo_lock held.  Returns 0, or the error that left the engine broken.
+ */
+static int __ps3vram_dma_reset_locked(struct ps3vram_dma *dma, int status,
+				      struct ps3vram_dma_xfer *timed_out)
+{
+	struct ps3vram_dma_xfer *xfer;
+	unsigned long failed;
+	unsigned int n, tries;
+	int ret, err;
+
+	lockdep_assert_held(&dma->fifo_lock);
+
+	/* No waiter may complete these before the fence is done. */
+	spin_lock(&dma->lock);
+	failed = dma->notifier_busy;
+	for_each_set_bit(n, &failed, PS3VRAM_NR_NOTIFIERS)
+		WRITE_ONCE(dma->inflight[n]->state, PS3VRAM_XFER_FENCING);
+	spin_unlock(&dma->lock);
+
+	for (tries = 1; ; tries++) {
+		atomic64_inc(&dma->stat[PS3VRAM_DMA_RESETS]);
+		ret = dma->hw->ops->reset(dma->hw);
+		if (ret) {
+			dev_err(dma->hw->dev, "engine reset failed: %d\n", ret);
+			break;
+		}
+		ret = ps3vram_dma_fence(dma, failed);
+		if (!ret)
+			break;
+		if (tries == PS3VRAM_DMA_FENCE_TRIES) {
+			dev_err(dma->hw->dev, "reset fence did not complete %u times, giving up\n",
+				tries);
+			ret = -EIO;
+			break;
+		}
+		dev_warn(dma->hw->dev, "reset fence did not complete, resetting again\n");
+	}
+	dma->broken = ret != 0;
+
+	spin_lock(&dma->lock);
+	for_each_set_bit(n, &failed, PS3VRAM_NR_NOTIFIERS) {
+		xfer = dma->inflight[n];
+		err = xfer == timed_out ? -ETIMEDOUT : status;
+		ps3vram_dma_count(xfer->client, err == -ETIMEDOUT ?
+				  PS3VRAM_DMA_TIMEOUTS : PS3VRAM_DMA_FAILED, 1);
+		ps3vram_dma_finish(dma, xfer, err);
+	}
+	spin_unlock(&dma->lock);
+	return ret;
+}
+
+/*
+ * Reset the engine; every transfer in flight fails with @status once the
+ * fence is done.  Called with fifo_lock held.
+ */
+int ps3vram_dma_reset_locked(struct ps3vram_dma *dma, int status)
+{
+	return __ps3vram_dma_reset_locked(dma, status, NULL);
 }
 
 /* Kick what was written; wrap around when the end is near. */
@@ -350,6 +527,16 @@ static int ps3vram_dma_notifier_get(struct ps3vram_dma *dma,
 	return 0;
 }
 
+/* -ENODEV after removal, -EIO while broken; caller holds fifo_lock. */
+static int ps3vram_dma_usable(struct ps3vram_dma *dma)
+{
+	lockdep_assert_held(&dma->fifo_lock);
+
+	if (dma->removed)
+		return -ENODEV;
+	return dma->broken ? -EIO : 0;
+}
+
 static int ps3vram_dma_check(struct ps3vram_dma_client *client,
 			     struct ps3vram_dma_slot *slot,
 			     unsigned int slot_off, u64 vram_off,
@@ -380,7 +567,8 @@ static int ps3vram_dma_check(struct ps3vram_dma_client *client,
  * by ps3vram_dma_wait() on @xfer.
  *
  * Return: 0 when queued; -EINVAL for a bad range; -EIO when the engine is
- * broken or was reset while waiting for a notifier.
+ * broken or was reset while waiting for a notifier; -ENODEV when the
+ * engine has been removed.
  */
 int ps3vram_dma_submit(struct ps3vram_dma_client *client,
 		       struct ps3vram_dma_xfer *xfer,
@@ -400,10 +588,9 @@ int ps3vram_dma_submit(struct ps3vram_dma_client *client,
 	xdr_off = PS3VRAM_FIFO_SIZE + slot->index * PAGE_SIZE + slot_off;
 
 	mutex_lock(&dma->fifo_lock);
-	if (dma->broken) {
-		ret = -EIO;
+	ret = ps3vram_dma_usable(dma);
+	if (ret)
 		goto unlock;
-	}
 	xfer->client = client;
 	xfer->status = 0;
 	ret = ps3vram_dma_notifier_get(dma, xfer);
@@ -429,33 +616,31 @@ EXPORT_SYMBOL_GPL(ps3vram_dma_submit);
  * @xfer: a transfer queued by ps3vram_dma_submit()
  *
  * Spins up to spin_us, then sleep-polls up to timeout_ms.  A copy that has
- * not completed by then is abandoned and the engine reset, which also fails
- * the other copies in flight.
+ * not completed by then, nor by the time the waiter holds the engine lock,
+ * is abandoned and the engine reset, which also fails the other copies in
+ * flight.  A copy failed by a reset completes only after the reset's fence,
+ * so when this returns the GPU no longer touches the slot or the VRAM.
  *
  * Return: 0 when the data is in place; -ETIMEDOUT when this copy timed
- * out; -EIO when a reset caused by another copy discarded it.
+ * out; -EIO when a reset caused by another copy discarded it; -ENODEV when
+ * the engine was removed.
  */
 int ps3vram_dma_wait(struct ps3vram_dma_xfer *xfer)
 {
 	struct ps3vram_dma *dma = xfer->client->dma;
-	bool timed_out = false;
 
 	if (ps3vram_dma_poll(dma, ps3vram_dma_poll_xfer, xfer)) {
 		mutex_lock(&dma->fifo_lock);
-		spin_lock(&dma->lock);
-		/* Unless another CPU's reset finished it meanwhile. */
-		if (xfer->state == PS3VRAM_XFER_INFLIGHT) {
-			ps3vram_dma_count(xfer->client, PS3VRAM_DMA_TIMEOUTS,
-					  1);
-			ps3vram_dma_finish(dma, xfer, -ETIMEDOUT);
-			timed_out = true;
-		}
-		spin_unlock(&dma->lock);
-		if (timed_out) {
+		/*
+		 * Unless it completed while we queued for the lock: written
+		 * by the GPU just after the deadline, or failed by another
+		 * CPU's reset or by removal meanwhile.
+		 */
+		if (!ps3vram_dma_xfer_done(dma, xfer)) {
 			dev_warn_ratelimited(dma->hw->dev,
 					     "copy timed out after %u ms, resetting\n",
 					     READ_ONCE(timeout_ms));
-			ps3vram_dma_reset_locked(dma, -EIO);
+			__ps3vram_dma_reset_locked(dma, -EIO, xfer);
 		}
 		mutex_unlock(&dma->fifo_lock);
 	}
@@ -519,18 +704,22 @@ EXPORT_SYMBOL_GPL(ps3vram_dma_download);
  * ps3vram_dma_reset() - reset the engine
  * @client: any client of the engine
  *
- * Copies in flight, of every client, complete with -EIO.
+ * Copies in flight, of every client, complete with -EIO once the reset's
+ * fence shows that the GPU is done with them.
  *
- * Return: 0, or the backend's error when the GPU could not be reset (the
- * engine then fails every copy with -EIO until a reset succeeds).
+ * Return: 0; the backend's error when the GPU could not be reset, or -EIO
+ * when the fence after it never completed (the engine then fails every
+ * copy with -EIO until a reset succeeds); -ENODEV when the engine was
+ * removed.
  */
 int ps3vram_dma_reset(struct ps3vram_dma_client *client)
 {
 	struct ps3vram_dma *dma = client->dma;
-	int ret;
+	int ret = -ENODEV;
 
 	mutex_lock(&dma->fifo_lock);
-	ret = ps3vram_dma_reset_locked(dma, -EIO);
+	if (!dma->removed)
+		ret = ps3vram_dma_reset_locked(dma, -EIO);
 	mutex_unlock(&dma->fifo_lock);
 	return ret;
 }
@@ -554,21 +743,26 @@ static int ps3vram_dma_cpu_check(struct ps3vram_dma_client *client,
  * The last resort when the engine cannot deliver: about 16 MB/s on a PS3.
  *
  * Return: 0; -EINVAL for a range outside the claim; -ENODEV when the
- * backend has no VRAM any more (a PS3 after shutdown).
+ * backend has no VRAM any more (a PS3 after shutdown) or the engine was
+ * removed.
  */
 int ps3vram_dma_cpu_read(struct ps3vram_dma_client *client, void *dst,
 			 u64 vram_off, unsigned int len)
 {
+	struct ps3vram_dma *dma = client->dma;
 	int ret = ps3vram_dma_cpu_check(client, vram_off, len);
 
 	if (ret)
 		return ret;
-	/* Let the engine finish writes that may target this range. */
-	mutex_lock(&client->dma->fifo_lock);
-	ps3vram_dma_poll(client->dma, ps3vram_dma_poll_idle, NULL);
-	ret = client->dma->hw->ops->vram_read(client->dma->hw, dst,
+	mutex_lock(&dma->fifo_lock);
+	ret = -ENODEV;
+	if (!dma->removed) {
+		/* Let the engine finish writes that may target this range. */
+		ps3vram_dma_poll(dma, ps3vram_dma_poll_idle, NULL);
+		ret = dma->hw->ops->vram_read(dma->hw, dst,
 					      client->start + vram_off, len);
-	mutex_unlock(&client->dma->fifo_lock);
+	}
+	mutex_unlock(&dma->fifo_lock);
 	if (!ret)
 		ps3vram_dma_count(client, PS3VRAM_DMA_CPU_READS, 1);
 	return ret;
@@ -589,21 +783,43 @@ EXPORT_SYMBOL_GPL(ps3vram_dma_cpu_read);
 int ps3vram_dma_cpu_write(struct ps3vram_dma_client *client, u64 vram_off,
 			  const void *src, unsigned int len)
 {
+	struct ps3vram_dma *dma = client->dma;
 	int ret = ps3vram_dma_cpu_check(client, vram_off, len);
 
 	if (ret)
 		return ret;
-	mutex_lock(&client->dma->fifo_lock);
-	ps3vram_dma_poll(client->dma, ps3vram_dma_poll_idle, NULL);
-	ret = client->dma->hw->ops->vram_write(client->dma->hw,
+	mutex_lock(&dma->fifo_lock);
+	ret = -ENODEV;
+	if (!dma->removed) {
+		ps3vram_dma_poll(dma, ps3vram_dma_poll_idle, NULL);
+		ret = dma->hw->ops->vram_write(dma->hw,
 					       client->start + vram_off, src,
 					       len);
-	mutex_unlock(&client->dma->fifo_lock);
+	}
+	mutex_unlock(&dma->fifo_lock);
 	if (!ret)
 		ps3vram_dma_count(client, PS3VRAM_DMA_CPU_WRITES, 1);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(ps3vram_dma_cpu_write);
+
+/*
+ * Engine removal, core side: fail the copies in flight (reset and fenced
+ * while the backend is still there) with -ENODEV, then stop calling the
+ * backend.  Called by ps3vram_dma_engine_remove().
+ */
+void ps3vram_dma_detach(struct ps3vram_dma *dma)
+{
+	mutex_lock(&dma->fifo_lock);
+	if (READ_ONCE(dma->notifier_busy))
+		ps3vram_dma_reset_locked(dma, -ENODEV);
+	WRITE_ONCE(dma->removed, true);
+	/* Pairs with smp_mb__after_atomic() in ps3vram_dma_peek_notifier(). */
+	smp_mb();
+	while (atomic_read(&dma->peekers))
+		cpu_relax();
+	mutex_unlock(&dma->fifo_lock);
+}
 
 /* ---- staging slots ----------------------------------------------------- */
 
@@ -627,7 +843,9 @@ static struct ps3vram_dma_slot *ps3vram_dma_slot_try(struct ps3vram_dma *dma)
  * @client: the client
  *
  * Sleeps until a slot is free: slots are only held for the length of a
- * copy and the CPU work around it.
+ * copy and the CPU work around it.  The wait is exclusive: each slot given
+ * back wakes one waiter, not all of them for one slot.  It does not count
+ * as load (TASK_IDLE); a slot that never comes back shows in mem_stat.
  *
  * Return: the slot.
  */
@@ -640,7 +858,8 @@ struct ps3vram_dma_slot *ps3vram_dma_slot_get(struct ps3vram_dma_client *client)
 	if (slot)
 		return slot;
 	atomic64_inc(&dma->stat[PS3VRAM_DMA_SLOT_STALLS]);
-	wait_event(dma->slot_wait, (slot = ps3vram_dma_slot_try(dma)));
+	wait_event_idle_exclusive(dma->slot_wait,
+				  (slot = ps3vram_dma_slot_try(dma)));
 	return slot;
 }
 EXPORT_SYMBOL_GPL(ps3vram_dma_slot_get);
@@ -659,6 +878,7 @@ void ps3vram_dma_slot_put(struct ps3vram_dma_client *client,
 	WARN_ON_ONCE(!test_bit(slot->index, dma->slot_map));
 	clear_bit(slot->index, dma->slot_map);
 	spin_unlock(&dma->lock);
+	/* One slot, one (exclusive) waiter. */
 	wake_up(&dma->slot_wait);
 }
 EXPORT_SYMBOL_GPL(ps3vram_dma_slot_put);

@@ -16,6 +16,10 @@
 
 #include "internal.h"
 
+/* Bounds of the writable tunables (module parameters spin_us, timeout_ms). */
+#define PS3VRAM_DMA_SPIN_US_MAX		10000
+#define PS3VRAM_DMA_TIMEOUT_MS_MAX	60000
+
 /* Counters, kept per engine and per client; io_stat prints them in order. */
 enum ps3vram_dma_stat_item {
 	PS3VRAM_DMA_UPLOADS,		/* copies to VRAM submitted */
@@ -43,7 +47,9 @@ enum ps3vram_dma_stat_item {
  * @fifo_lock: serialises the ring, kicks and resets
  * @ring: CPU side of the FIFO; under @fifo_lock
  * @lock: protects @notifier_busy, @inflight, transfer states, @slot_map
- * @notifier_busy: notifiers owned by a transfer in flight
+ * @notifier_busy: notifiers owned by a transfer in flight (or failed by a
+ *	reset whose fence is not done yet)
+ * @nr_notifiers: copies in flight at most, 1..PS3VRAM_NR_NOTIFIERS
  * @first_notifier: the lowest notifier used; the engine uses the rest up to 7
  * @inflight: the transfer each busy notifier reports for
  * @slots: the staging slots, after the FIFO in the XDR buffer
@@ -52,7 +58,12 @@ enum ps3vram_dma_stat_item {
  * @slot_wait: where ps3vram_dma_slot_get() sleeps for a free slot
  * @clients: claims sorted by VRAM start; under ps3vram_dma_list_lock
  * @nr_clients: length of @clients
- * @broken: the backend could not be reset; every copy fails with -EIO
+ * @broken: the backend could not be reset, or the fence after a reset never
+ *	completed; every copy fails with -EIO; under @fifo_lock
+ * @removed: ps3vram_dma_engine_remove() has run: no backend op is called
+ *	any more, copies and CPU accesses fail with -ENODEV, and the backend's
+ *	release() is called with the last reference; set under @fifo_lock
+ * @peekers: waiters inside the backend's notifier_done() without a lock
  * @stat: engine counters
  * @claimed: bytes of VRAM claimed by clients; under ps3vram_dma_list_lock,
  *	read locklessly by sysfs
@@ -67,6 +78,7 @@ struct ps3vram_dma {
 	struct ps3vram_ring ring;
 	spinlock_t lock;		/* see above */
 	unsigned long notifier_busy;
+	unsigned int nr_notifiers;
 	unsigned int first_notifier;
 	struct ps3vram_dma_xfer *inflight[PS3VRAM_NR_NOTIFIERS];
 	struct ps3vram_dma_slot *slots;
@@ -77,6 +89,8 @@ struct ps3vram_dma {
 	unsigned int nr_clients;
 	u64 claimed;
 	bool broken;
+	bool removed;
+	atomic_t peekers;
 	atomic64_t stat[NR_PS3VRAM_DMA_STATS];
 	struct ps3vram_hist wait_hist;
 	struct kobject kobj;
@@ -93,6 +107,8 @@ struct ps3vram_dma {
  * @node: entry in dma->clients
  * @stat: this client's io_stat counters
  * @kobj: /sys/kernel/ps3vram_dma/clients/<name>
+ * @in_sysfs: @kobj is still to be deleted from sysfs (by client destroy or
+ *	engine removal, whoever comes first); under ps3vram_dma_list_lock
  */
 struct ps3vram_dma_client {
 	struct ps3vram_dma *dma;
@@ -102,6 +118,7 @@ struct ps3vram_dma_client {
 	struct list_head node;
 	atomic64_t stat[NR_PS3VRAM_DMA_IO_STATS];
 	struct kobject kobj;
+	bool in_sysfs;
 };
 
 static inline void ps3vram_dma_count(struct ps3vram_dma_client *client,
@@ -115,5 +132,6 @@ static inline void ps3vram_dma_count(struct ps3vram_dma_client *client,
 extern unsigned int ps3vram_dma_nr_notifiers;
 
 int ps3vram_dma_reset_locked(struct ps3vram_dma *dma, int status);
+void ps3vram_dma_detach(struct ps3vram_dma *dma);
 
 #endif /* _PS3VRAM_DMA_CORE_H */

@@ -18,6 +18,9 @@
  *	NOTIFY 0	ask for a notify ...
  *	NOP 0		... which is written once the copy is done
  *
+ * A fence after a reset is the DMA_NOTIFY, NOTIFY and NOP of a copy
+ * without the copy: written once everything queued before it is done.
+ *
  * Each copy names its own notifier, so several copies can be in flight,
  * each completing on its own report block.
  *
@@ -95,6 +98,24 @@ void ps3vram_ring_bind(struct ps3vram_ring *ring)
 	ps3vram_ring_bind_one(ring, PS3VRAM_SUBCH_DOWNLOAD,
 			      PS3VRAM_OBJ_DOWNLOAD, PS3VRAM_DMA_OBJ_VRAM,
 			      PS3VRAM_DMA_OBJ_XDR);
+}
+
+/**
+ * ps3vram_ring_notify() - queue a notify with no copy: a fence
+ * @ring: the FIFO
+ * @notifier: notifier index, written once everything before it is done
+ *
+ * The caller has reset the notifier; 3 headers and 3 data words, which
+ * fit wherever a copy fits.
+ */
+void ps3vram_ring_notify(struct ps3vram_ring *ring, unsigned int notifier)
+{
+	ps3vram_ring_begin(ring, PS3VRAM_SUBCH_UPLOAD, PS3VRAM_M_DMA_NOTIFY, 1);
+	ps3vram_ring_out(ring, PS3VRAM_NOTIFIER_HANDLE_BASE + notifier);
+	ps3vram_ring_begin(ring, PS3VRAM_SUBCH_UPLOAD, PS3VRAM_M_NOTIFY, 1);
+	ps3vram_ring_out(ring, 0);
+	ps3vram_ring_begin(ring, PS3VRAM_SUBCH_UPLOAD, PS3VRAM_M_NOP, 1);
+	ps3vram_ring_out(ring, 0);
 }
 
 /**

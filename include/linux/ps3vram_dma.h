@@ -16,7 +16,9 @@
  *    submitted and waited for later (ps3vram_dma_submit(), _wait()), so a
  *    client can keep several copies in flight.
  *
- * All functions may sleep.
+ * All functions may sleep.  A client outlives the engine: when the GPU goes
+ * away (the emulator's device unplugged), copies and CPU accesses fail with
+ * -ENODEV, staging slots stay usable, and the client is destroyed as usual.
  */
 #ifndef _LINUX_PS3VRAM_DMA_H
 #define _LINUX_PS3VRAM_DMA_H
@@ -48,12 +50,13 @@ enum ps3vram_dma_dir {
  * @client: the client that submitted it
  * @notifier: engine-private: the completion notifier it waits on
  * @state: engine-private: see enum ps3vram_dma_xfer_state in the engine
- * @status: result once complete: 0, -ETIMEDOUT or -EIO
+ * @status: result once complete: 0, -ETIMEDOUT, -EIO or -ENODEV
  * @submitted: when it was queued, for the wait-time statistics
  *
  * Lives from ps3vram_dma_submit() until ps3vram_dma_wait() returns; the
  * caller must wait for every submitted transfer before reusing it or the
- * staging slot it names.
+ * staging slot it names.  Once the wait has returned, whatever the
+ * status, the GPU no longer writes that slot or that VRAM.
  */
 struct ps3vram_dma_xfer {
 	struct ps3vram_dma_client *client;

@@ -50,6 +50,7 @@ static inline void dma_params_default(void)
 	ps3vram_emu_vmalloc = NULL;
 	spin_us = 200;
 	timeout_ms = 200;
+	ps3vram_dma_nr_notifiers = 0;
 	emu_vram_mb = 0;
 	emu_setup_ns = 2000;
 	emu_bandwidth_mbs = 5120;

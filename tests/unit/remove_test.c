@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Taking the engine away under its clients (issue 10, items 5 and 12):
+ * an ivshmem device unplugged while zswap holds a slot and has a copy in
+ * flight.  The copy fails with -ENODEV, so do later submits, resets and
+ * CPU accesses, without the backend being called again (it may unmap its
+ * VRAM at once); the staging slots stay valid until the last client is
+ * gone, and only then does the backend's release() free them.  And a
+ * destroyed client's sysfs directory goes at once, whoever holds a
+ * reference to it.
+ *
+ * The backend here is a small fake whose copies never complete until a
+ * reset, and which fails the test when called after removal.
+ */
+#include "dma_fixture.h"
+
+struct rm_backend {
+	struct ps3vram_dma_hw hw;
+	struct device dev;
+	u8 *vram;
+	bool hung;		/* copies kicked so far never complete */
+	bool gone;		/* engine_remove() has returned */
+	unsigned int released;
+};
+
+static unsigned int rm_releases;
+
+static struct rm_backend *to_rm(struct ps3vram_dma_hw *hw)
+{
+	return container_of(hw, struct rm_backend, hw);
+}
+
+static void rm_check(struct ps3vram_dma_hw *hw, const char *op)
+{
+	if (to_rm(hw)->gone)
+		unit_fail("backend op %s called after engine_remove()", op);
+}
+
+static void rm_kick(struct ps3vram_dma_hw *hw, u32 put)
+{
+	rm_check(hw, "kick");
+}
+
+static bool rm_idle(struct ps3vram_dma_hw *hw)
+{
+	rm_check(hw, "idle");
+	return true;
+}
+
+static void rm_notifier_reset(struct ps3vram_dma_hw *hw, unsigned int n)
+{
+	rm_check(hw, "notifier_reset");
+}
+
+static bool rm_notifier_done(struct ps3vram_dma_hw *hw, unsigned int n)
+{
+	rm_check(hw, "notifier_done");
+	return !to_rm(hw)->hung;
+}
+
+static int rm_reset(struct ps3vram_dma_hw *hw)
+{
+	rm_check(hw, "reset");
+	to_rm(hw)->hung = false;
+	return 0;
+}
+
+static int rm_vram_read(struct ps3vram_dma_hw *hw, void *dst, u64 off,
+			unsigned int len)
+{
+	rm_check(hw, "vram_read");
+	memcpy(dst, to_rm(hw)->vram + off, len);
+	return 0;
+}
+
+static int rm_vram_write(struct ps3vram_dma_hw *hw, u64 off, const void *src,
+			 unsigned int len)
+{
+	rm_check(hw, "vram_write");
+	memcpy(to_rm(hw)->vram + off, src, len);
+	return 0;
+}
+
+static void rm_release(struct ps3vram_dma_hw *hw)
+{
+	struct rm_backend *b = to_rm(hw);
+
+	rm_releases++;
+	free_pages_exact(hw->xdr, hw->xdr_size);
+	kfree(b);
+}
+
+static const struct ps3vram_dma_hw_ops rm_ops = {
+	.kick = rm_kick,
+	.idle = rm_idle,
+	.notifier_reset = rm_notifier_reset,
+	.notifier_done = rm_notifier_done,
+	.reset = rm_reset,
+	.vram_read = rm_vram_read,
+	.vram_write = rm_vram_write,
+	.release = rm_release,
+};
+
+#define RM_VRAM		(1 << 20)
+
+static struct rm_backend *rm_add(void)
+{
+	struct rm_backend *b = kzalloc(sizeof(*b), GFP_KERNEL);
+
+	ASSERT_TRUE(b);
+	dma_params_default();
+	b->dev.init_name = "rm";
+	b->hw.ops = &rm_ops;
+	b->hw.dev = &b->dev;
+	b->hw.name = "rm";
+	b->hw.nr_notifiers = PS3VRAM_NR_NOTIFIERS;
+	b->hw.xdr_size = PS3VRAM_FIFO_SIZE + 4 * PAGE_SIZE;
+	b->hw.vram_size = RM_VRAM;
+	b->hw.xdr = alloc_pages_exact(b->hw.xdr_size, GFP_KERNEL | __GFP_ZERO);
+	b->vram = kzalloc(RM_VRAM, GFP_KERNEL);
+	ASSERT_TRUE(b->hw.xdr && b->vram);
+	ASSERT_EQ(ps3vram_dma_engine_add(&b->hw), 0);
+	return b;
+}
+
+/* What a backend's remove does: the engine, then its VRAM at once. */
+static void rm_remove(struct rm_backend *b)
+{
+	unsigned int releases = rm_releases;
+	u8 *vram = b->vram;
+
+	ps3vram_dma_engine_remove(&b->hw);
+	/* Unless release() freed it already. */
+	if (rm_releases == releases) {
+		b->gone = true;
+		b->vram = NULL;
+	}
+	kfree(vram);
+}
+
+UNIT_TEST(remove_test_without_clients_releases_the_backend_at_once)
+{
+	struct rm_backend *b;
+
+	rm_releases = 0;
+	b = rm_add();
+	rm_remove(b);
+	EXPECT_EQ(rm_releases, 1);
+	EXPECT_FALSE(unit_sysfs_dir_exists("kernel/ps3vram_dma"));
+	EXPECT_FALSE(unit_debugfs_exists("ps3vram_dma"));
+	EXPECT_TRUE(ps3vram_dma_engine == NULL);
+}
+
+UNIT_TEST(remove_test_clients_fail_cleanly_until_destroyed)
+{
+	struct ps3vram_dma_client *c, *late;
+	struct ps3vram_dma_xfer x = { }, y = { };
+	struct ps3vram_dma_slot *s, *s2;
+	struct rm_backend *b;
+	u8 buf[64];
+
+	rm_releases = 0;
+	b = rm_add();
+	c = dma_client("swap", RM_VRAM / 2);
+	s = ps3vram_dma_slot_get(c);
+	memset(s->buf, 0x42, PAGE_SIZE);
+	b->hung = true;
+	ASSERT_EQ(ps3vram_dma_submit(c, &x, PS3VRAM_DMA_TO_VRAM, s, 0, 0, 64), 0);
+
+	rm_remove(b);
+	EXPECT_TRUE(unit_log_contains("rm: removed with 1 clients"));
+	EXPECT_EQ(rm_releases, 0);
+	EXPECT_TRUE(ps3vram_dma_engine == NULL);
+	/* The whole tree goes with the device, the client's directory too. */
+	EXPECT_FALSE(unit_sysfs_dir_exists("kernel/ps3vram_dma/clients/swap"));
+	EXPECT_FALSE(unit_sysfs_dir_exists("kernel/ps3vram_dma"));
+	EXPECT_FALSE(unit_debugfs_exists("ps3vram_dma"));
+
+	EXPECT_EQ(ps3vram_dma_wait(&x), -ENODEV);
+	EXPECT_EQ(ps3vram_dma_submit(c, &y, PS3VRAM_DMA_FROM_VRAM, s, 0, 0, 64),
+		  -ENODEV);
+	EXPECT_EQ(ps3vram_dma_upload(c, s, 0, 64, 64), -ENODEV);
+	EXPECT_EQ(ps3vram_dma_download(c, s, 0, 64, 64), -ENODEV);
+	EXPECT_EQ(ps3vram_dma_reset(c), -ENODEV);
+	EXPECT_EQ(ps3vram_dma_cpu_read(c, buf, 0, sizeof(buf)), -ENODEV);
+	EXPECT_EQ(ps3vram_dma_cpu_write(c, 0, buf, sizeof(buf)), -ENODEV);
+	EXPECT_EQ(ps3vram_dma_client_size(c), RM_VRAM / 2);
+
+	/* The slots are still memory the client may use and give back. */
+	EXPECT_EQ(((u8 *)s->buf)[PAGE_SIZE - 1], 0x42);
+	memset(s->buf, 0x43, PAGE_SIZE);
+	s2 = ps3vram_dma_slot_get(c);
+	memset(s2->buf, 0x44, PAGE_SIZE);
+	ps3vram_dma_slot_put(c, s2);
+	ps3vram_dma_slot_put(c, s);
+
+	/* No engine: no new client. */
+	late = ps3vram_dma_client_create("late", 0);
+	EXPECT_ERR_PTR(late, -ENODEV);
+
+	EXPECT_EQ(rm_releases, 0);
+	ps3vram_dma_client_destroy(c);
+	EXPECT_EQ(rm_releases, 1);
+	EXPECT_EQ(unit_warn_count(), 0);
+}
+
+UNIT_TEST(remove_test_a_new_engine_while_an_old_client_lingers)
+{
+	struct ps3vram_dma_client *old, *c;
+	struct rm_backend *a, *b;
+
+	rm_releases = 0;
+	a = rm_add();
+	old = dma_client("old", 0);
+	rm_remove(a);
+	b = rm_add();
+	EXPECT_TRUE(unit_sysfs_dir_exists("kernel/ps3vram_dma"));
+	c = dma_client("old", 0);
+	EXPECT_TRUE(unit_sysfs_dir_exists("kernel/ps3vram_dma/clients/old"));
+	ps3vram_dma_client_destroy(old);
+	EXPECT_EQ(rm_releases, 1);
+	/* The new engine's client of the same name is untouched. */
+	EXPECT_TRUE(unit_sysfs_dir_exists("kernel/ps3vram_dma/clients/old"));
+	ps3vram_dma_client_destroy(c);
+	rm_remove(b);
+	EXPECT_EQ(rm_releases, 2);
+}
+
+UNIT_TEST(remove_test_destroyed_client_leaves_sysfs_at_once)
+{
+	struct ps3vram_dma_client *c;
+
+	dma_env_start(2);
+	c = dma_client("held", 1 << 20);
+	/* Somebody (a sysfs reader, say) still holds the kobject. */
+	kobject_get(&c->kobj);
+	ps3vram_dma_client_destroy(c);
+	EXPECT_FALSE(unit_sysfs_dir_exists("kernel/ps3vram_dma/clients/held"));
+	/* The claim is free for a new client of the same name. */
+	ps3vram_dma_client_destroy(dma_client("held", 1 << 20));
+	kobject_put(&c->kobj);
+}
