@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash disable=SC1091
 #
-# dma-copies: the software RSX binds the ivshmem VRAM window by itself;
-# 100,000 random copies (64 B - 4 KiB, random offsets over all 256 MiB)
+# dma-copies: the software RSX binds the ivshmem VRAM window it is told to
+# (ps3vram_dma.emu_pci=0000:00:10.0 on the kernel command line, which
+# modprobe must apply); 100,000 random copies (64 B - 4 KiB, random offsets over all 256 MiB)
 # from two clients on every CPU read back bit-identical; with injected
 # hangs the caller gets -ETIMEDOUT, the engine resets and the copies that
 # follow succeed; dropped notifiers and stalls are survived the same way.
+# Negative controls: with corrupted or lost copies injected (reported done
+# by the RSX) the test must see mismatches.
 # tests/run-check also runs it with --smp 1.
 #
 # rig: --timeout 900 --no-swap
@@ -58,7 +61,34 @@ run_copies()
 	LAST=$result
 }
 
+# expect_mismatches N FAULT EVERY - with FAULT injected at every EVERYth
+# copy, a run of N copies must fail and count mismatches
+expect_mismatches()
+{
+	local f0 result
+
+	echo "$3" > "$P/$2"
+	f0=$(faults)
+	echo "$1" > $T/run &&
+		rig_fail "$2: the run passed: $(cat $T/result)"
+	echo 0 > "$P/$2"
+	result=$(cat $T/result)
+	rig_log "$2=$3: $result, $(($(faults) - f0)) faults"
+	[ "$(field mismatches "$result")" -ge 1 ] ||
+		rig_fail "$2: no mismatches: $result"
+	[ "$(($(faults) - f0))" -ge 1 ] || rig_fail "$2: nothing injected"
+}
+
+PCI=0000:00:10.0
+grep -q "ps3vram_dma.emu_pci=$PCI" /proc/cmdline ||
+	rig_fail "no ps3vram_dma.emu_pci=$PCI on the command line"
 modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
+[ "$(cat $P/emu_pci)" = $PCI ] ||
+	rig_fail "modprobe did not apply emu_pci from /proc/cmdline: '$(cat $P/emu_pci)'"
+drv=$(readlink /sys/bus/pci/devices/$PCI/driver) ||
+	rig_fail "no driver bound to $PCI"
+[ "${drv##*/}" = ps3vram_dma_emu ] || rig_fail "$PCI is bound to $drv"
+rig_log "$PCI bound to ${drv##*/}, emu_pci=$(cat $P/emu_pci)"
 modprobe ps3vram_dma_test || rig_fail "modprobe ps3vram_dma_test failed"
 [ "$(cat /sys/kernel/ps3vram_dma/backend)" = emu ] ||
 	rig_fail "engine backend is not the emulator"
@@ -96,6 +126,10 @@ run_copies 1000
 [ "$(rig_column 2 /sys/kernel/ps3vram_dma/wait_stat)" -gt "$slept" ] ||
 	rig_fail "stalled waits did not leave the spin phase"
 echo 0 > $P/emu_stall_us
+
+rig_log "negative controls: corrupted and lost copies are seen"
+expect_mismatches 2000 emu_corrupt_every 100
+expect_mismatches 2000 emu_lose_every 100
 
 rig_log "after the faults: a clean run"
 run_copies 10000
