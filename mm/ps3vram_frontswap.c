@@ -4,9 +4,21 @@
  *
  * A frontswap backend beside the zpool of ps3vram_swap.c, for kernels that
  * still have frontswap (up to 6.5) and with zswap not holding it.  A page
- * is stored as it is, in one 4 KiB copy through the shared ps3vram_dma
+ * is stored as it is, in one PAGE_SIZE copy through the shared ps3vram_dma
  * engine: no compression, so no CPU time spent on it, at the price of
  * VRAM density.
+ *
+ * Page size: a staging slot is PAGE_SIZE and so is PS3VRAM_DMA_MAX_COPY,
+ * so with CONFIG_PPC_64K_PAGES (PS3LINUX's kernels) a page is still one
+ * copy, of 64 KiB, which the engine queues as one M2MF line of 64 KiB.
+ * What is known about that on the RSX: the mainline ps3vram driver only
+ * ever moves lines of 4 KiB (DMA_PAGE_SIZE; its 256 KiB cache pages are 64
+ * such lines), so a 4 KiB line is proven on hardware and a 64 KiB line is
+ * not.  The software RSX copies any length.  Until a PS3 run with 64 KiB
+ * pages verifies pages through this backend, that configuration is
+ * untested on hardware; a copy that the RSX would not perform shows up as
+ * timeouts and CPU reads in io_stat (the CPU path is correct, only slow),
+ * never as a stored page that does not load.
  *
  * Storage layout
  * --------------
@@ -22,14 +34,28 @@
  * store copies the page into a staging slot and uploads it; the offset is
  * entered in the xarray first, with GFP_NOWAIT because store runs in
  * reclaim.  VRAM full, no memory for the xarray or a failed upload reject
- * the store, and the page goes to the swap device instead.  load downloads
- * into a slot and copies out.  A load cannot fail: frontswap holds the only
- * copy of the page.  A download that fails is retried (a timed-out copy
- * has already reset the engine; -EIO means another client's reset failed
- * it), and when the retries are spent the CPU reads the page out of VRAM
- * (slow on a PS3, about 16 MB/s, but correct).  Only single pages are
- * stored: a transparent huge page (THP_SWAP hands it over whole) is
- * rejected and goes to the swap device, as zswap does.
+ * the store (the entry is removed again), and the page goes to the swap
+ * device instead: a page that did not reach VRAM is never reported stored.
+ * load downloads into a slot and copies out.  A load should not fail:
+ * frontswap holds the only copy of the page.  A download that fails is
+ * retried (a timed-out copy has already reset the engine; -EIO means
+ * another client's reset failed it), and when the retries are spent the
+ * CPU reads the page out of VRAM (slow on a PS3, about 16 MB/s, but
+ * correct).  Only single pages are stored: a transparent huge page
+ * (THP_SWAP hands it over whole) is rejected and goes to the swap device,
+ * as zswap does.
+ *
+ * A load that fails all the same (the CPU read fails too: -ENODEV once the
+ * engine is gone at shutdown) has lost the page.  What the kernel does
+ * with a failed frontswap load matters here: on 6.1, swap_readpage() then
+ * reads the page's slot on the swap device, which frontswap never wrote,
+ * and marks the page uptodate with whatever stale bytes the slot holds,
+ * maybe an older page's valid data; frontswap has no way to fail the
+ * fault (zswap itself BUG()s on 6.1 when it cannot decompress).  So a lost
+ * page is filled with PS3VRAM_FRONTSWAP_POISON, never with stale or
+ * partial data, the load reports success to frontswap so that the disk
+ * slot is not read over it, and the loss is logged (pr_crit, with the swap
+ * entry) and counted (io_stat "lost").
  *
  * Registration
  * ------------
@@ -67,6 +93,8 @@
 
 /* Downloads retried before the CPU reads the page. */
 #define PS3VRAM_FRONTSWAP_RETRIES	2
+/* Every byte of a page whose contents were lost (see the file comment). */
+#define PS3VRAM_FRONTSWAP_POISON	0x6b
 
 static bool enable = IS_ENABLED(CONFIG_PS3VRAM_FRONTSWAP_DEFAULT_ON);
 module_param(enable, bool, 0444);
@@ -87,6 +115,7 @@ enum ps3vram_frontswap_stat_item {
 	PS3VRAM_FS_REJECT_IO,		/* store: the upload failed */
 	PS3VRAM_FS_LOAD_RETRIES,	/* downloads retried after a reset */
 	PS3VRAM_FS_CPU_READS,		/* loads finished by the CPU */
+	PS3VRAM_FS_LOST,		/* loads that failed: page poisoned */
 	NR_PS3VRAM_FS_STATS,
 };
 
@@ -238,15 +267,21 @@ static int ps3vram_frontswap_do_load(struct ps3vram_frontswap *fs,
 					   PAGE_SIZE);
 		ps3vram_frontswap_count(fs, PS3VRAM_FS_CPU_READS);
 	}
-	kunmap_local(dst);
-	ps3vram_dma_slot_put(fs->client, slot);
 	/*
 	 * The page is lost: a range outside the claim (a bug), or VRAM gone
-	 * with the engine (shut down for reboot while tasks still run).
+	 * with the engine (shut down for reboot while tasks still run).  A
+	 * failed CPU read may have written part of the page: poison all of
+	 * it, so that neither stale nor partial bytes pass for the page.
 	 */
+	if (ret)
+		memset(dst, PS3VRAM_FRONTSWAP_POISON, PAGE_SIZE);
+	kunmap_local(dst);
+	ps3vram_dma_slot_put(fs->client, slot);
 	if (ret) {
-		pr_err("swap type %u offset %lu: page lost (%d)\n", type,
-		       offset, ret);
+		ps3vram_frontswap_count(fs, PS3VRAM_FS_LOST);
+		pr_crit_ratelimited("swap type %u offset %lu: page lost (%d), handed back poisoned (0x%02x bytes)\n",
+				    type, offset, ret,
+				    PS3VRAM_FRONTSWAP_POISON);
 		return ret;
 	}
 	ps3vram_frontswap_count(fs, PS3VRAM_FS_LOADS);
@@ -342,11 +377,19 @@ static int ps3vram_frontswap_store(unsigned int type, pgoff_t offset,
 					  page);
 }
 
+/*
+ * A lost page comes back poisoned, as a success: a failed load would make
+ * 6.1's swap_readpage() read the stale swap slot into the page and mark it
+ * uptodate (see the file comment).  Only an offset that was never stored
+ * (frontswap's own bitmap says it was: a bug, warned about) fails.
+ */
 static int ps3vram_frontswap_load(unsigned int type, pgoff_t offset,
 				  struct page *page)
 {
-	return ps3vram_frontswap_do_load(ps3vram_frontswap, type, offset,
-					 page);
+	int ret = ps3vram_frontswap_do_load(ps3vram_frontswap, type, offset,
+					    page);
+
+	return ret == -ENOENT ? ret : 0;
 }
 
 static void ps3vram_frontswap_invalidate_page(unsigned int type,

@@ -222,6 +222,83 @@ static void ps3vram_frontswap_test_huge_page_rejected(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_STORES), 0ULL);
 }
 
+/*
+ * A store whose upload fails (here: the only free VRAM page lies past the
+ * end of the claim, so the engine refuses the copy) is rejected and leaves
+ * nothing behind: never reported as stored.
+ */
+static void ps3vram_frontswap_test_store_that_misses_vram_is_rejected(struct kunit *test)
+{
+	struct ps3vram_frontswap *fs = test->priv;
+	unsigned long real = fs->nr_pages, n;
+
+	/* One more page than claimed, within the bitmap's last long. */
+	KUNIT_ASSERT_LT(test, real, BITS_TO_LONGS(real) * BITS_PER_LONG);
+	for (n = 0; n < real; n++)
+		__set_bit(n, fs->used);
+	fs->nr_used = real;
+	fs->nr_pages = real + 1;
+
+	KUNIT_EXPECT_NE(test, kstore(fs, FS_T1, 4, kunit_page(test, 5)), 0);
+	KUNIT_EXPECT_NULL(test, xa_load(&fs->maps[FS_T1], 4));
+	KUNIT_EXPECT_EQ(test, fs->nr_used, real);
+	KUNIT_EXPECT_FALSE(test, test_bit(real, fs->used));
+	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_REJECT_IO), 1ULL);
+	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_STORES), 0ULL);
+
+	fs->nr_pages = real;
+	for (n = 0; n < real; n++)
+		__clear_bit(n, fs->used);
+	fs->nr_used = 0;
+}
+
+static bool kunit_page_is_poison(struct page *page)
+{
+	u8 *b = page_address(page);
+	unsigned int i;
+
+	for (i = 0; i < PAGE_SIZE; i++)
+		if (b[i] != PS3VRAM_FRONTSWAP_POISON)
+			return false;
+	return true;
+}
+
+/*
+ * A load whose downloads and CPU read all fail (here: the entry points past
+ * the claim, which both paths refuse; after an engine removal they return
+ * -ENODEV the same way) fails loudly and never leaves the page's previous
+ * bytes in it: the page is poisoned, the loss counted.  The frontswap glue
+ * then reports success, so that 6.1 does not read the stale swap slot over
+ * the poison.
+ */
+static void ps3vram_frontswap_test_lost_load_poisons_page(struct kunit *test)
+{
+	struct ps3vram_frontswap *fs = test->priv;
+	struct page *page = kunit_page(test, 6);
+	void *entry;
+
+	KUNIT_ASSERT_EQ(test, kstore(fs, FS_T1, 8, page), 0);
+	entry = xa_load(&fs->maps[FS_T1], 8);
+	KUNIT_ASSERT_NOT_NULL(test, entry);
+	xa_store(&fs->maps[FS_T1], 8, xa_mk_value(fs->nr_pages + 1),
+		 GFP_KERNEL);
+
+	/* What the page holds before the load: another page's bytes. */
+	page = kunit_page(test, 99);
+	KUNIT_EXPECT_NE(test, kload(fs, FS_T1, 8, page), 0);
+	KUNIT_EXPECT_FALSE(test, kunit_page_is(page, 99));
+	KUNIT_EXPECT_TRUE(test, kunit_page_is_poison(page));
+	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_LOST), 1ULL);
+	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_LOADS), 0ULL);
+	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_LOAD_RETRIES),
+			(u64)PS3VRAM_FRONTSWAP_RETRIES);
+
+	/* The real entry back, for the exit handler to free. */
+	xa_store(&fs->maps[FS_T1], 8, entry, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, kload(fs, FS_T1, 8, page), 0);
+	KUNIT_EXPECT_TRUE(test, kunit_page_is(page, 6));
+}
+
 static struct kunit_case ps3vram_frontswap_test_cases[] = {
 	KUNIT_CASE(ps3vram_frontswap_test_load_returns_stored_page),
 	KUNIT_CASE(ps3vram_frontswap_test_pages_do_not_mix),
@@ -230,6 +307,8 @@ static struct kunit_case ps3vram_frontswap_test_cases[] = {
 	KUNIT_CASE(ps3vram_frontswap_test_invalidate_area_keeps_other_types),
 	KUNIT_CASE(ps3vram_frontswap_test_load_survives_engine_reset),
 	KUNIT_CASE(ps3vram_frontswap_test_huge_page_rejected),
+	KUNIT_CASE(ps3vram_frontswap_test_store_that_misses_vram_is_rejected),
+	KUNIT_CASE(ps3vram_frontswap_test_lost_load_poisons_page),
 	{}
 };
 

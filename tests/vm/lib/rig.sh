@@ -26,7 +26,7 @@ RIG_ALLOW=/etc/rig/allow
 RIG_ZSWAP_DEBUGFS=/sys/kernel/debug/zswap
 
 # Kernel log lines that fail a run; run-vm scans the console with the same.
-RIG_KERNEL_PROBLEMS='BUG:|WARNING:|Oops|Kernel panic|general protection|Call Trace|UBSAN|KASAN|hung_task|soft lockup|rcu_sched self-detected|list_add corruption|page allocation failure'
+RIG_KERNEL_PROBLEMS='BUG:|WARNING:|Oops|Kernel panic|general protection|Call Trace|UBSAN|KASAN|hung_task|soft lockup|rcu_sched self-detected|list_add corruption|page allocation failure|: page lost'
 
 # rig_log MSG... - one console line, stamped with the guest uptime; on
 # stderr, so that it is never captured by $(...)
