@@ -297,6 +297,7 @@ struct ps3vram_swap_pool {
  * @low: free blocks under which the pools report zswap's limit reached
  * @high: free blocks from which they report their own size again
  * @tight: under @low and not back to @high yet
+ * @broken: the last copy reached VRAM neither by DMA nor by the CPU
  * @stat: counters since load
  * @kobj: /sys/kernel/ps3vram_swap
  */
@@ -312,6 +313,7 @@ static struct ps3vram_swap {
 	unsigned int low;
 	unsigned int high;
 	bool tight;
+	bool broken;
 	atomic64_t stat[NR_PS3VRAM_SWAP_STATS];
 	struct kobject *kobj;
 } ps3vram_swap = {
@@ -531,8 +533,10 @@ static int ps3vram_swap_copy(struct ps3vram_dma_slot *slot, u64 vram_off,
 					   PS3VRAM_SWAP_RETRIES_DOWN, 1);
 		ret = up ? ps3vram_dma_upload(client, slot, 0, vram_off, len) :
 			   ps3vram_dma_download(client, slot, 0, vram_off, len);
-		if (!ret)
+		if (!ret) {
+			WRITE_ONCE(ps3vram_swap.broken, false);
 			return 0;
+		}
 		/* -ETIMEDOUT and -EIO both come back after an engine reset. */
 	}
 
@@ -545,6 +549,7 @@ static int ps3vram_swap_copy(struct ps3vram_dma_slot *slot, u64 vram_off,
 	if (!ret)
 		ps3vram_swap_count(up ? PS3VRAM_SWAP_CPU_WRITES :
 				   PS3VRAM_SWAP_CPU_READS, 1);
+	WRITE_ONCE(ps3vram_swap.broken, ret != 0);
 	/* A range outside the claim would be a bug in this file. */
 	WARN_ON_ONCE(ret == -EINVAL);
 	return ret;
@@ -697,9 +702,12 @@ static void ps3vram_swap_free(struct ps3vram_swap_pool *pool,
  * recently allocated block, at most *@budget of them; zswap's evict() maps
  * and frees each handle.  Objects not uploaded yet (pending) or lost are
  * skipped: their VRAM does not hold a zswap header.
+ * Nothing is written back while the last copy failed both ways (the
+ * engine is gone): zswap 6.1 would read its swpentry out of the poison.
  * Return: 0 when the block was freed; -EINPROGRESS when the budget ran out
- * first (the next call resumes the block); -EAGAIN when there is no block
- * or writeback failed or left skipped objects (the block goes back).
+ * first (the next call resumes the block); -EAGAIN when there is no block,
+ * the engine is broken, or writeback failed or left skipped objects (the
+ * block goes back).
  */
 static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
 			      unsigned int *budget)
@@ -710,6 +718,8 @@ static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
 	bool freed;
 	int ret = 0;
 
+	if (READ_ONCE(ps3vram_swap.broken))
+		return -EAGAIN;
 	spin_lock(&pool->lock);
 	block = pool->drain;
 	if (!block) {
@@ -853,6 +863,7 @@ static int ps3vram_swap_claim(void)
 	ps3vram_swap.low = max(2U, DIV_ROUND_UP(n, 32));
 	ps3vram_swap.high = max(2 * ps3vram_swap.low, DIV_ROUND_UP(n, 8));
 	ps3vram_swap.tight = false;
+	ps3vram_swap.broken = false;
 	ps3vram_swap.client = client;
 	pr_info("%u MiB of VRAM for zswap; zswap limits it to max_pool_percent (%u%% needed for all of it)\n",
 		(unsigned int)((u64)n << PS3VRAM_SWAP_BLOCK_SHIFT >> 20),

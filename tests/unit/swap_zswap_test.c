@@ -214,6 +214,33 @@ UNIT_TEST(swap_zswap_test_writeback_skips_objects_not_uploaded_yet)
 	swap_expect_empty();
 }
 
+/*
+ * With the engine gone a writeback would map poison, and 6.1's zswap
+ * would take a swpentry out of it (an index far out of its trees): no
+ * writeback while copies fail both ways; once one succeeds, writeback
+ * resumes.
+ */
+UNIT_TEST(swap_zswap_test_no_writeback_while_the_engine_is_gone)
+{
+	void *pool = swap_start(VRAM_MB);
+	unsigned long h[3];
+	u8 *mem;
+
+	swap_put_n(pool, h, ARRAY_SIZE(h), 100);
+	swap_engine_dead();
+	SWAP_WARNS(mem = swap_read_begin(pool, h[0]));
+	swap_read_end(pool, h[0], mem);
+	EXPECT_EQ(swap_shrink(pool, 1, NULL), -EAGAIN);
+	EXPECT_EQ(evict.calls, 0);
+
+	*swap_dma_param("emu_timeout_every") = 0;
+	swap_cpu_dead = 0;
+	EXPECT_TRUE(swap_intact(pool, h[1], 100));
+	EXPECT_EQ(swap_shrink(pool, 1, NULL), 0);
+	EXPECT_EQ(evict.calls, 3);
+	swap_expect_empty();
+}
+
 /* 6.1's zswap_writeback_entry() for an entry invalidated meanwhile. */
 static int swap_evict_invalidated(void *pool, unsigned long handle)
 {
