@@ -56,7 +56,10 @@
  * decompression BUG_ON on 6.1 and 6.12) instead of decompressing the
  * slot's previous bytes, maybe another page's.  A store that reached VRAM
  * neither way is logged and marked lost in RAM: its loads get poison until
- * zswap frees it.  A load never hands back wrong bytes.
+ * zswap frees it.  A load never hands back wrong bytes.  While the last
+ * copy failed both ways, 6.1's writeback is not started (zswap would take
+ * a swpentry out of the poison); the one writeback that meets the failure
+ * first cannot be stopped.
  *
  * malloc() rejects with -ENOMEM when VRAM is full (zswap counts it as
  * reject_alloc_fail; -ENOSPC would read as poor compression) and zswap
@@ -129,10 +132,13 @@
  * loads would hold every entry and slot across that wait, and both sides
  * wait forever.  False makes zswap copy the object out and unmap before
  * it locks (and 6.1's writeback unmap before its GFP_KERNEL page
- * allocation and disk write).  6.8 and later lock first, then map: true
- * saves that copy there.  mm/Kbuild defines PS3VRAM_ZPOOL_MAP_FIRST from
- * the kernel's VERSION and PATCHLEVEL (below 6.8): no header of 6.5-6.7
- * differs usefully from 6.8's.
+ * allocation and disk write).  With false, zswap 6.1 still maps only
+ * where it may sleep (map() waits for an entry, a slot and a copy): on a
+ * load after a GFP_ATOMIC kmalloc with no lock held, on a store under the
+ * compressor mutex, on writeback from its shrink worker.  6.8 and later
+ * lock first, then map: true saves that copy there.  mm/Kbuild defines
+ * PS3VRAM_ZPOOL_MAP_FIRST from the kernel's VERSION and PATCHLEVEL (below
+ * 6.8): no header of 6.5-6.7 differs usefully from 6.8's.
  */
 #if PS3VRAM_SWAP_EVICT || defined(PS3VRAM_ZPOOL_MAP_FIRST)
 #define PS3VRAM_SWAP_SLEEP_MAPPED	false
