@@ -52,6 +52,13 @@
  * Late copies land lazily: kick, idle, notifier_reset, notifier_done and
  * reset first land whatever is due by the clock.
  *
+ * Removal (unbind, sysfs remove or QEMU device_del of the PCI device, also
+ * with clients alive): the engine is taken down first, after which its
+ * clients' copies fail with -ENODEV and the core calls no op but release;
+ * so the VRAM mapping and the PCI device are given back at once, and the
+ * XDR buffer (clients may still hold staging slots) and the struct only in
+ * release, when the last client is gone.
+ *
  * Locking: kick and reset run under the engine's fifo_lock; notifiers are
  * read locklessly: a deadline is a single u64 written before the kick that
  * arms it.  late_lock (a spinlock: notifier_done runs under the core's
@@ -315,7 +322,6 @@ enum ps3vram_emu_defer {
  * struct ps3vram_emu - the software RSX
  * @hw: what the engine core sees
  * @vram: VRAM contents
- * @vmalloced: @vram came from vmalloc(), not from a PCI BAR
  * @put: PUT register, FIFO offset in bytes
  * @get: GET register, FIFO offset in bytes
  * @error: the engine stopped on this; cleared by reset
@@ -337,7 +343,6 @@ enum ps3vram_emu_defer {
 struct ps3vram_emu {
 	struct ps3vram_dma_hw hw;
 	void *vram;
-	bool vmalloced;
 	u32 put;
 	u32 get;
 	const char *error;
@@ -758,6 +763,15 @@ static int ps3vram_emu_vram_write(struct ps3vram_dma_hw *hw, u64 off,
 	return 0;
 }
 
+/* The last reference to the engine is gone: nobody holds a slot any more. */
+static void ps3vram_emu_release(struct ps3vram_dma_hw *hw)
+{
+	struct ps3vram_emu *emu = to_emu(hw);
+
+	free_pages_exact(hw->xdr, hw->xdr_size);
+	kfree(emu);
+}
+
 static const struct ps3vram_dma_hw_ops ps3vram_emu_ops = {
 	.kick = ps3vram_emu_kick,
 	.idle = ps3vram_emu_idle,
@@ -766,6 +780,7 @@ static const struct ps3vram_dma_hw_ops ps3vram_emu_ops = {
 	.reset = ps3vram_emu_reset,
 	.vram_read = ps3vram_emu_vram_read,
 	.vram_write = ps3vram_emu_vram_write,
+	.release = ps3vram_emu_release,
 };
 
 static int overshoot_show(struct seq_file *m, void *v)
@@ -847,13 +862,18 @@ static struct ps3vram_emu *ps3vram_emu_create(struct device *dev, void *vram,
 	return emu;
 }
 
-static void ps3vram_emu_destroy(struct ps3vram_emu *emu)
+/*
+ * Take the engine down; clients may still exist.  Their copies fail with
+ * -ENODEV from now on and no op but release is called, so the VRAM can go
+ * at once; release frees the rest (maybe already from in here).  Returns
+ * the VRAM for the caller to give back.
+ */
+static void *ps3vram_emu_destroy(struct ps3vram_emu *emu)
 {
+	void *vram = emu->vram;
+
 	ps3vram_dma_engine_remove(&emu->hw);
-	free_pages_exact(emu->hw.xdr, emu->hw.xdr_size);
-	if (emu->vmalloced)
-		vfree(emu->vram);
-	kfree(emu);
+	return vram;
 }
 
 /* ---- ivshmem PCI device ------------------------------------------------ */
@@ -906,15 +926,15 @@ disable:
 	return ret;
 }
 
+/* Unbind, sysfs remove, QEMU device_del, or unload; also under clients. */
 static void ps3vram_emu_pci_remove(struct pci_dev *pdev)
 {
-	struct ps3vram_emu *emu = pci_get_drvdata(pdev);
-	void *vram = emu->vram;
+	void *vram = ps3vram_emu_destroy(pci_get_drvdata(pdev));
 
-	ps3vram_emu_destroy(emu);
 	memunmap(vram);
 	pci_release_region(pdev, PS3VRAM_EMU_IVSHMEM_BAR);
 	pci_disable_device(pdev);
+	pci_set_drvdata(pdev, NULL);
 	ps3vram_emu_bound = false;
 }
 
@@ -929,8 +949,6 @@ static struct pci_driver ps3vram_emu_pci_driver = {
 	.id_table = ps3vram_emu_pci_ids,
 	.probe = ps3vram_emu_pci_probe,
 	.remove = ps3vram_emu_pci_remove,
-	/* Clients cannot survive losing their VRAM. */
-	.driver.suppress_bind_attrs = true,
 };
 
 /* ---- vmalloc VRAM ------------------------------------------------------ */
@@ -957,7 +975,6 @@ static int ps3vram_emu_vmalloc_create(void)
 	ret = PTR_ERR_OR_ZERO(emu);
 	if (ret)
 		goto free;
-	emu->vmalloced = true;
 	ps3vram_emu_vmalloc = emu;
 	return 0;
 
@@ -993,7 +1010,8 @@ int ps3vram_emu_init(void)
 void ps3vram_emu_exit(void)
 {
 	if (ps3vram_emu_vmalloc) {
-		ps3vram_emu_destroy(ps3vram_emu_vmalloc);
+		vfree(ps3vram_emu_destroy(ps3vram_emu_vmalloc));
+		ps3vram_emu_vmalloc = NULL;
 		platform_device_unregister(ps3vram_emu_pdev);
 	}
 	pci_unregister_driver(&ps3vram_emu_pci_driver);

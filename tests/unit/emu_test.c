@@ -335,6 +335,108 @@ UNIT_TEST(emu_test_ivshmem_binds_only_the_emu_pci_device)
 	unit_pci_del(&mine);
 }
 
+/* Unplugged (sysfs remove, QEMU device_del): what the PCI core calls. */
+static void emu_unplug(struct pci_dev *pdev)
+{
+	pdev->driver->remove(pdev);
+	pdev->driver = NULL;
+}
+
+/*
+ * The device goes while a client holds a slot and has a copy in flight:
+ * the copy and everything after it fails with -ENODEV, the device is given
+ * back at once, and the staging slot stays valid (ASan would see a write
+ * to freed memory) until the client is destroyed.
+ */
+UNIT_TEST(emu_test_ivshmem_unplug_under_a_client_fails_it_cleanly)
+{
+	struct ps3vram_dma_xfer xfer = { };
+	struct ps3vram_dma_client *c;
+	struct ps3vram_dma_slot *slot;
+	unsigned long live;
+	struct pci_dev pdev;
+	u8 buf[64];
+
+	emu_ivshmem(&pdev, "0000:00:10.0");
+	unit_pci_add(&pdev);
+	unit_on_cleanup(emu_pci_unset, NULL);
+	dma_params_default();
+	emu_pci = "0000:00:10.0";
+	ASSERT_EQ(ps3vram_dma_init(), 0);
+	c = ps3vram_dma_client_create("unplug", 0);
+	ASSERT_PTR_OK(c);
+	slot = ps3vram_dma_slot_get(c);
+	memset(slot->buf, 0x3c, 64);
+	EXPECT_EQ(ps3vram_dma_upload(c, slot, 0, 0, 64), 0);
+	EXPECT_EQ(ps3vram_dma_submit(c, &xfer, PS3VRAM_DMA_TO_VRAM, slot, 0,
+				     4096, 64), 0);
+
+	emu_unplug(&pdev);
+	live = unit_allocs_live();
+	EXPECT_FALSE(ps3vram_emu_bound);
+	EXPECT_EQ(pdev.regions, 0);
+	EXPECT_EQ(pdev.enabled, 0);
+	EXPECT_TRUE(unit_log_contains("removed with 1 clients"));
+	EXPECT_EQ(ps3vram_dma_wait(&xfer), -ENODEV);
+
+	/* The slot is still the client's, in memory that is still there. */
+	memset(slot->buf, 0x5a, PAGE_SIZE);
+	EXPECT_EQ(ps3vram_dma_upload(c, slot, 0, 0, 64), -ENODEV);
+	EXPECT_EQ(ps3vram_dma_download(c, slot, 0, 0, 64), -ENODEV);
+	EXPECT_EQ(ps3vram_dma_cpu_read(c, buf, 0, sizeof(buf)), -ENODEV);
+	EXPECT_EQ(ps3vram_dma_cpu_write(c, 0, buf, sizeof(buf)), -ENODEV);
+	EXPECT_EQ(ps3vram_dma_reset(c), -ENODEV);
+	EXPECT_ERR_PTR(ps3vram_dma_client_create("late", 0), -ENODEV);
+
+	/* The last client goes: the XDR buffer and the emulator with it. */
+	ps3vram_dma_slot_put(c, slot);
+	ps3vram_dma_client_destroy(c);
+	EXPECT_LE(unit_allocs_live() + 3, live);	/* client, XDR, emu */
+	ps3vram_dma_exit();
+	unit_pci_del(&pdev);
+}
+
+/* Without clients everything goes at once, and the device can come back. */
+UNIT_TEST(emu_test_ivshmem_unplug_then_rescan)
+{
+	static const struct pci_device_id id = {
+		PCI_DEVICE(PCI_VENDOR_ID_REDHAT_QUMRANET, 0x1110)
+	};
+	struct ps3vram_dma_client *c;
+	struct ps3vram_dma_slot *slot;
+	struct pci_dev pdev;
+	unsigned long live;
+	u8 *bar = emu_ivshmem(&pdev, "0000:00:10.0");
+
+	unit_pci_add(&pdev);
+	unit_on_cleanup(emu_pci_unset, NULL);
+	dma_params_default();
+	emu_pci = "0000:00:10.0";
+	live = unit_allocs_live();
+	ASSERT_EQ(ps3vram_dma_init(), 0);
+	emu_unplug(&pdev);
+	EXPECT_TRUE(ps3vram_dma_engine == NULL);
+	EXPECT_EQ(unit_allocs_live(), live);
+	EXPECT_EQ(pdev.regions, 0);
+	EXPECT_FALSE(unit_sysfs_dir_exists("kernel/ps3vram_dma"));
+
+	/* echo 1 > /sys/bus/pci/rescan */
+	ASSERT_EQ(ps3vram_emu_pci_driver.probe(&pdev, &id), 0);
+	pdev.driver = &ps3vram_emu_pci_driver;
+	ASSERT_TRUE(ps3vram_dma_engine != NULL);
+	c = ps3vram_dma_client_create("again", 0);
+	ASSERT_PTR_OK(c);
+	slot = ps3vram_dma_slot_get(c);
+	memset(slot->buf, 0x42, 16);
+	EXPECT_EQ(ps3vram_dma_upload(c, slot, 0, 64, 16), 0);
+	EXPECT_EQ(bar[64], 0x42);
+	ps3vram_dma_slot_put(c, slot);
+	ps3vram_dma_client_destroy(c);
+	ps3vram_dma_exit();
+	EXPECT_EQ(pdev.regions, 0);
+	unit_pci_del(&pdev);
+}
+
 UNIT_TEST(emu_test_without_vram_loads_with_no_engine)
 {
 	dma_params_default();
