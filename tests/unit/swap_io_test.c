@@ -352,6 +352,38 @@ UNIT_TEST(swap_io_test_a_map_waits_while_every_mapping_entry_is_live)
 }
 #endif
 
+#if PAGE_SHIFT == 12
+/*
+ * An entry given back wakes one waiter, not every task waiting for one:
+ * the wait is exclusive (wake_up() wakes all shared sleepers but one
+ * exclusive one).
+ */
+UNIT_TEST(swap_io_test_a_map_waiting_for_an_entry_sleeps_exclusively)
+{
+	static struct task_struct tasks[MAX_MAPS + 1];
+	struct ps3vram_swap_pool *p;
+	void *pool = swap_start(VRAM_MB), *mem[MAX_MAPS];
+	unsigned long h = swap_put(pool, 100);
+	unsigned int i;
+
+	p = pool;
+	for (i = 0; i < MAX_MAPS; i++) {
+		unit_current_task = &tasks[i];
+		mem[i] = swap_read_begin(pool, h);
+	}
+	unit_current_task = &tasks[MAX_MAPS];
+	EXPECT_TRUE(UNIT_WOULD_BLOCK(swap_read_begin(pool, h)));
+	EXPECT_EQ(p->map_wait.exclusive_sleeps, 1);
+	EXPECT_EQ(p->map_wait.shared_sleeps, 0);
+	for (i = 0; i < MAX_MAPS; i++) {
+		unit_current_task = &tasks[i];
+		swap_read_end(pool, h, mem[i]);
+	}
+	unit_current_task = swap_task0;
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+#endif
+
 #ifdef PS3VRAM_ZPOOL_OBJ_RW
 UNIT_TEST(swap_io_test_obj_write_then_obj_read_round_trips)
 {
