@@ -44,6 +44,16 @@ unsigned int *dma_engine_param(const char *name)
 	return NULL;
 }
 
+void dma_engine_remove(void)
+{
+	if (!env.emu || !env.dma || env.held)
+		return;
+	/* The engine lingers for its clients; the unload drops this ref. */
+	kobject_get(&env.dma->kobj);
+	env.held = true;
+	ps3vram_dma_engine_remove(&env.emu->hw);
+}
+
 u64 dma_engine_stat(unsigned int item)
 {
 	if (!env.dma || item >= NR_PS3VRAM_DMA_STATS)

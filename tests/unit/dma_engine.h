@@ -17,6 +17,13 @@
 void dma_engine_load(unsigned int vram_mb);
 void dma_engine_unload(void);
 
+/*
+ * The GPU goes away (an unplug, a PS3 shutdown): ps3vram_dma_engine_remove()
+ * with the clients left alive; their copies and CPU accesses then fail
+ * with -ENODEV.  The emulator's memory stays until the unload.
+ */
+void dma_engine_remove(void);
+
 /* A module parameter of ps3vram_dma by name ("emu_drop_every"), or NULL. */
 unsigned int *dma_engine_param(const char *name);
 

@@ -30,9 +30,14 @@
 /* Long enough for any modelled copy (and the default stall) to finish. */
 #define DMA_SETTLE_NS	(10 * NSEC_PER_MSEC)
 
+/*
+ * @held: a test removed the engine (dma_engine_remove()) and holds a
+ * reference on it, so that @dma outlives its last client until the unload.
+ */
 struct dma_env {
 	struct ps3vram_emu *emu;
 	struct ps3vram_dma *dma;
+	bool held;
 };
 
 static struct dma_env env;
@@ -75,6 +80,10 @@ static inline void dma_env_stop(void *unused)
 		list_for_each_entry_safe(client, tmp, &env.dma->clients, node)
 			ps3vram_dma_client_destroy(client);
 	ps3vram_dma_exit();
+	/* The backend's release() comes with this last reference. */
+	if (env.held)
+		kobject_put(&env.dma->kobj);
+	env.held = false;
 	env.emu = NULL;
 	env.dma = NULL;
 }
