@@ -33,6 +33,14 @@
 /* Words a copy takes: 4 headers plus 1 + 8 + 1 + 1 data words. */
 #define PS3VRAM_RING_COPY_WORDS		15
 
+/*
+ * The longest line the RSX is known to copy: ps3vram's DMA_PAGE_SIZE.  A
+ * longer copy (a 64 KiB page with CONFIG_PPC_64K_PAGES) is made of lines
+ * of this size when it divides into them, as ps3vram's are; one longer
+ * line has not been tried on a PS3.
+ */
+#define PS3VRAM_RING_MAX_LINE		4096
+
 void ps3vram_ring_init(struct ps3vram_ring *ring, u32 *base, u32 bytes)
 {
 	ring->base = base;
@@ -124,7 +132,8 @@ void ps3vram_ring_notify(struct ps3vram_ring *ring, unsigned int notifier)
  * @upload: true for XDR to VRAM, false for VRAM to XDR
  * @xdr_off: offset in the XDR buffer
  * @vram_off: offset in VRAM
- * @len: bytes to copy, one line
+ * @len: bytes to copy: one line, or lines of PS3VRAM_RING_MAX_LINE bytes
+ *	when it is a multiple of that
  * @notifier: notifier index to report completion on
  *
  * The caller has reset the notifier, and checked with
@@ -135,6 +144,12 @@ void ps3vram_ring_copy(struct ps3vram_ring *ring, bool upload, u32 xdr_off,
 {
 	u32 subch = upload ? PS3VRAM_SUBCH_UPLOAD : PS3VRAM_SUBCH_DOWNLOAD;
 	u32 xdr = PS3VRAM_XDR_IOIF + xdr_off;
+	u32 line = len, count = 1;
+
+	if (len > PS3VRAM_RING_MAX_LINE && !(len % PS3VRAM_RING_MAX_LINE)) {
+		line = PS3VRAM_RING_MAX_LINE;
+		count = len / PS3VRAM_RING_MAX_LINE;
+	}
 
 	BUILD_BUG_ON(PS3VRAM_RING_COPY_WORDS * sizeof(u32) >=
 		     PS3VRAM_FIFO_SLACK);
@@ -145,10 +160,10 @@ void ps3vram_ring_copy(struct ps3vram_ring *ring, bool upload, u32 xdr_off,
 	ps3vram_ring_begin(ring, subch, PS3VRAM_M_OFFSET_IN, 8);
 	ps3vram_ring_out(ring, upload ? xdr : vram_off);	/* OFFSET_IN */
 	ps3vram_ring_out(ring, upload ? vram_off : xdr);	/* OFFSET_OUT */
-	ps3vram_ring_out(ring, len);				/* PITCH_IN */
-	ps3vram_ring_out(ring, len);				/* PITCH_OUT */
-	ps3vram_ring_out(ring, len);			/* LINE_LENGTH_IN */
-	ps3vram_ring_out(ring, 1);				/* LINE_COUNT */
+	ps3vram_ring_out(ring, line);				/* PITCH_IN */
+	ps3vram_ring_out(ring, line);				/* PITCH_OUT */
+	ps3vram_ring_out(ring, line);			/* LINE_LENGTH_IN */
+	ps3vram_ring_out(ring, count);				/* LINE_COUNT */
 	ps3vram_ring_out(ring, PS3VRAM_M2MF_FORMAT_1_1);	/* FORMAT */
 	ps3vram_ring_out(ring, 0);			/* BUFFER_NOTIFY */
 

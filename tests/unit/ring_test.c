@@ -76,6 +76,54 @@ UNIT_TEST(ring_test_copy_encodes_eight_m2mf_words)
 	EXPECT_EQ(w[14], 0);
 }
 
+/*
+ * ps3vram only ever has the RSX copy lines of 4 KiB (its DMA_PAGE_SIZE):
+ * a longer copy (a 64 KiB page) is several such lines, not one long one.
+ */
+UNIT_TEST(ring_test_copy_longer_than_4k_is_4k_lines)
+{
+	struct ps3vram_ring ring;
+	const u32 *w = ring_buf;
+
+	ps3vram_ring_init(&ring, ring_buf, sizeof(ring_buf));
+	ps3vram_ring_copy(&ring, false, 0x10000, 0x40000, 0x10000, 7);
+	ASSERT_EQ(ring.pos, 15);
+	EXPECT_EQ(w[3], 0x40000);			/* OFFSET_IN */
+	EXPECT_EQ(w[4], NOTES_XDR_IOIF + 0x10000);	/* OFFSET_OUT */
+	EXPECT_EQ(w[5], 4096);				/* PITCH_IN */
+	EXPECT_EQ(w[6], 4096);				/* PITCH_OUT */
+	EXPECT_EQ(w[7], 4096);				/* LINE_LENGTH_IN */
+	EXPECT_EQ(w[8], 16);				/* LINE_COUNT */
+
+	/* 4 KiB and less, or not a multiple of it: one line, as before. */
+	ps3vram_ring_init(&ring, ring_buf, sizeof(ring_buf));
+	ps3vram_ring_copy(&ring, true, 0x10000, 0, 4096, 7);
+	EXPECT_EQ(w[7], 4096);
+	EXPECT_EQ(w[8], 1);
+	ps3vram_ring_init(&ring, ring_buf, sizeof(ring_buf));
+	ps3vram_ring_copy(&ring, true, 0x10000, 0, 4096 + 16, 7);
+	EXPECT_EQ(w[5], 4096 + 16);
+	EXPECT_EQ(w[7], 4096 + 16);
+	EXPECT_EQ(w[8], 1);
+}
+
+/* The fence of a reset: a notify with no copy before it. */
+UNIT_TEST(ring_test_notify_is_a_copy_without_the_copy)
+{
+	struct ps3vram_ring ring;
+	const u32 *w = ring_buf;
+
+	ps3vram_ring_init(&ring, ring_buf, sizeof(ring_buf));
+	ps3vram_ring_notify(&ring, 7);
+	ASSERT_EQ(ring.pos, 6);
+	ring_check_header(w[0], 1, 1, 0x0180);		/* DMA_NOTIFY */
+	EXPECT_EQ(w[1], 0x66604207);
+	ring_check_header(w[2], 1, 1, 0x0104);		/* NOTIFY */
+	EXPECT_EQ(w[3], 0);
+	ring_check_header(w[4], 1, 1, 0x0100);		/* NOP */
+	EXPECT_EQ(w[5], 0);
+}
+
 UNIT_TEST(ring_test_download_reads_vram_on_subchannel_two)
 {
 	struct ps3vram_ring ring;
