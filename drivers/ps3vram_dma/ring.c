@@ -15,6 +15,8 @@
  *	DMA_NOTIFY	notifier object for this copy
  *	OFFSET_IN ...	8 words of NV_MEMORY_TO_MEMORY_FORMAT parameters;
  *			writing the last one (BUFFER_NOTIFY) starts the copy
+ *			(lines of at most 4 KiB: a longer copy is two such
+ *			operations when 4 KiB does not divide it)
  *	NOTIFY 0	ask for a notify ...
  *	NOP 0		... which is written once the copy is done
  *
@@ -30,14 +32,17 @@
 
 #include "internal.h"
 
-/* Words a copy takes: 4 headers plus 1 + 8 + 1 + 1 data words. */
-#define PS3VRAM_RING_COPY_WORDS		15
+/*
+ * Words a copy takes at most: 5 headers plus 1 + 8 + 8 + 1 + 1 data words
+ * (two M2MF operations when it is longer than a line and not lines only).
+ */
+#define PS3VRAM_RING_COPY_WORDS		24
 
 /*
  * The longest line the RSX is known to copy: ps3vram's DMA_PAGE_SIZE.  A
  * longer copy (a 64 KiB page with CONFIG_PPC_64K_PAGES) is made of lines
- * of this size when it divides into them, as ps3vram's are; one longer
- * line has not been tried on a PS3.
+ * of this size, as ps3vram's are, and a shorter line for the rest; one
+ * longer line has not been tried on a PS3.
  */
 #define PS3VRAM_RING_MAX_LINE		4096
 
@@ -126,15 +131,33 @@ void ps3vram_ring_notify(struct ps3vram_ring *ring, unsigned int notifier)
 	ps3vram_ring_out(ring, 0);
 }
 
+/* One NV_MEMORY_TO_MEMORY_FORMAT operation: @count lines of @line bytes. */
+static void ps3vram_ring_m2mf(struct ps3vram_ring *ring, u32 subch, u32 in,
+			      u32 out, u32 line, u32 count)
+{
+	ps3vram_ring_begin(ring, subch, PS3VRAM_M_OFFSET_IN, 8);
+	ps3vram_ring_out(ring, in);				/* OFFSET_IN */
+	ps3vram_ring_out(ring, out);				/* OFFSET_OUT */
+	ps3vram_ring_out(ring, line);				/* PITCH_IN */
+	ps3vram_ring_out(ring, line);				/* PITCH_OUT */
+	ps3vram_ring_out(ring, line);			/* LINE_LENGTH_IN */
+	ps3vram_ring_out(ring, count);				/* LINE_COUNT */
+	ps3vram_ring_out(ring, PS3VRAM_M2MF_FORMAT_1_1);	/* FORMAT */
+	ps3vram_ring_out(ring, 0);			/* BUFFER_NOTIFY */
+}
+
 /**
  * ps3vram_ring_copy() - queue one copy and its completion notify
  * @ring: the FIFO
  * @upload: true for XDR to VRAM, false for VRAM to XDR
  * @xdr_off: offset in the XDR buffer
  * @vram_off: offset in VRAM
- * @len: bytes to copy: one line, or lines of PS3VRAM_RING_MAX_LINE bytes
- *	when it is a multiple of that
+ * @len: bytes to copy
  * @notifier: notifier index to report completion on
+ *
+ * Up to PS3VRAM_RING_MAX_LINE bytes are one line; a longer copy is lines
+ * of PS3VRAM_RING_MAX_LINE bytes and, unless @len is a multiple of that,
+ * a second operation for the rest, both before the one notify.
  *
  * The caller has reset the notifier, and checked with
  * ps3vram_ring_needs_rewind() that the copy fits.
@@ -144,12 +167,9 @@ void ps3vram_ring_copy(struct ps3vram_ring *ring, bool upload, u32 xdr_off,
 {
 	u32 subch = upload ? PS3VRAM_SUBCH_UPLOAD : PS3VRAM_SUBCH_DOWNLOAD;
 	u32 xdr = PS3VRAM_XDR_IOIF + xdr_off;
-	u32 line = len, count = 1;
-
-	if (len > PS3VRAM_RING_MAX_LINE && !(len % PS3VRAM_RING_MAX_LINE)) {
-		line = PS3VRAM_RING_MAX_LINE;
-		count = len / PS3VRAM_RING_MAX_LINE;
-	}
+	u32 in = upload ? xdr : vram_off, out = upload ? vram_off : xdr;
+	u32 lines = len / PS3VRAM_RING_MAX_LINE;
+	u32 rest = len % PS3VRAM_RING_MAX_LINE;
 
 	BUILD_BUG_ON(PS3VRAM_RING_COPY_WORDS * sizeof(u32) >=
 		     PS3VRAM_FIFO_SLACK);
@@ -157,15 +177,17 @@ void ps3vram_ring_copy(struct ps3vram_ring *ring, bool upload, u32 xdr_off,
 	ps3vram_ring_begin(ring, subch, PS3VRAM_M_DMA_NOTIFY, 1);
 	ps3vram_ring_out(ring, PS3VRAM_NOTIFIER_HANDLE_BASE + notifier);
 
-	ps3vram_ring_begin(ring, subch, PS3VRAM_M_OFFSET_IN, 8);
-	ps3vram_ring_out(ring, upload ? xdr : vram_off);	/* OFFSET_IN */
-	ps3vram_ring_out(ring, upload ? vram_off : xdr);	/* OFFSET_OUT */
-	ps3vram_ring_out(ring, line);				/* PITCH_IN */
-	ps3vram_ring_out(ring, line);				/* PITCH_OUT */
-	ps3vram_ring_out(ring, line);			/* LINE_LENGTH_IN */
-	ps3vram_ring_out(ring, count);				/* LINE_COUNT */
-	ps3vram_ring_out(ring, PS3VRAM_M2MF_FORMAT_1_1);	/* FORMAT */
-	ps3vram_ring_out(ring, 0);			/* BUFFER_NOTIFY */
+	if (len <= PS3VRAM_RING_MAX_LINE) {
+		ps3vram_ring_m2mf(ring, subch, in, out, len, 1);
+	} else {
+		ps3vram_ring_m2mf(ring, subch, in, out, PS3VRAM_RING_MAX_LINE,
+				  lines);
+		if (rest)
+			ps3vram_ring_m2mf(ring, subch,
+					  in + lines * PS3VRAM_RING_MAX_LINE,
+					  out + lines * PS3VRAM_RING_MAX_LINE,
+					  rest, 1);
+	}
 
 	ps3vram_ring_begin(ring, subch, PS3VRAM_M_NOTIFY, 1);
 	ps3vram_ring_out(ring, 0);

@@ -100,11 +100,46 @@ UNIT_TEST(ring_test_copy_longer_than_4k_is_4k_lines)
 	ps3vram_ring_copy(&ring, true, 0x10000, 0, 4096, 7);
 	EXPECT_EQ(w[7], 4096);
 	EXPECT_EQ(w[8], 1);
+
+	/* Longer and not a multiple: the 4 KiB lines, then the rest. */
 	ps3vram_ring_init(&ring, ring_buf, sizeof(ring_buf));
-	ps3vram_ring_copy(&ring, true, 0x10000, 0, 4096 + 16, 7);
-	EXPECT_EQ(w[5], 4096 + 16);
-	EXPECT_EQ(w[7], 4096 + 16);
-	EXPECT_EQ(w[8], 1);
+	ps3vram_ring_copy(&ring, true, 0x10000, 0x200, 2 * 4096 + 48, 7);
+	ASSERT_EQ(ring.pos, 24);
+	ring_check_header(w[2], 8, 1, 0x030c);
+	EXPECT_EQ(w[3], NOTES_XDR_IOIF + 0x10000);
+	EXPECT_EQ(w[4], 0x200);
+	EXPECT_EQ(w[7], 4096);
+	EXPECT_EQ(w[8], 2);
+	ring_check_header(w[11], 8, 1, 0x030c);
+	EXPECT_EQ(w[12], NOTES_XDR_IOIF + 0x10000 + 2 * 4096);
+	EXPECT_EQ(w[13], 0x200 + 2 * 4096);
+	EXPECT_EQ(w[14], 48);				/* PITCH_IN */
+	EXPECT_EQ(w[16], 48);				/* LINE_LENGTH_IN */
+	EXPECT_EQ(w[17], 1);				/* LINE_COUNT */
+	EXPECT_EQ(w[19], 0);				/* BUFFER_NOTIFY */
+	ring_check_header(w[20], 1, 1, 0x0104);		/* one NOTIFY */
+	ring_check_header(w[22], 1, 1, 0x0100);
+}
+
+/* Through the software RSX: every byte of a long odd copy lands. */
+UNIT_TEST(ring_test_long_copy_lands_whole)
+{
+	struct ps3vram_dma_client *c;
+	struct ps3vram_dma_slot *s;
+	unsigned int len = PAGE_SIZE > 4096 ? PAGE_SIZE - 16 : 4096;
+	u8 *buf;
+
+	dma_env_start(2);
+	c = dma_client("long", 1 << 20);
+	s = ps3vram_dma_slot_get(c);
+	unit_rand_fill(s->buf, PAGE_SIZE);
+	EXPECT_EQ(ps3vram_dma_upload(c, s, 0, 0, len), 0);
+	EXPECT_EQ(memcmp(dma_vram(c, 0), s->buf, len), 0);
+	buf = s->buf;
+	memset(buf, 0, PAGE_SIZE);
+	EXPECT_EQ(ps3vram_dma_download(c, s, 0, 0, len), 0);
+	EXPECT_EQ(memcmp(dma_vram(c, 0), buf, len), 0);
+	ps3vram_dma_slot_put(c, s);
 }
 
 /* The fence of a reset: a notify with no copy before it. */
