@@ -8,6 +8,8 @@
 #   make check        every test tier; ends with "N passed, N failed"
 #   make check-unit   userspace unit tests
 #   make check-vm     VM scenarios on 6.1 and 6.12
+#   make soak         the soak scenario with SOAK_GIB (20) GiB of swap
+#                     traffic through VRAM per kernel, on 6.1 and 6.12
 #   make check-debug  the KASAN/lockdep/KUnit kernel tier, every scenario
 #                     (builds and caches that kernel: 5-6 min the first time)
 #   make intree       the patch series for 6.1 and 6.12 (checkpatch
@@ -40,7 +42,7 @@ KDIR ?= $(if $(wildcard $(RUNNING_KDIR)),$(RUNNING_KDIR),/lib/modules/$(KVER_61)
 MOD_SRCS := Kbuild Kconfig include drivers mm
 
 .PHONY: all modules setup demo check check-unit check-vm check-debug lint ps3 \
-	intree kernels tools clean
+	intree kernels tools clean soak
 all: modules
 
 setup:
@@ -83,6 +85,16 @@ check-vm: setup tools
 	@$(MAKE) --no-print-directory modules-$(KVER_61)
 	@$(MAKE) --no-print-directory modules-$(KVER_612)
 	@$(TOP)/tools/vm/run-scenarios
+
+# make check runs tests/vm/soak.sh with its own small default; this is the
+# long run.  SOAK_TIMEOUT is per kernel, in seconds.
+SOAK_GIB ?= 20
+SOAK_TIMEOUT ?= 14400
+soak: setup tools
+	@$(MAKE) --no-print-directory modules-$(KVER_61)
+	@$(MAKE) --no-print-directory modules-$(KVER_612)
+	@$(TOP)/tools/vm/run-scenarios soak -- --guest soak_gib=$(SOAK_GIB) \
+		--timeout $(SOAK_TIMEOUT)
 
 check-debug: setup tools
 	@$(TOP)/scripts/debug-kernel check
