@@ -15,7 +15,7 @@
 # the DMA engine (in the 128 MiB of VRAM the swap pool leaves it) and a
 # swapbench through zswap/ps3vram.
 #
-# rig: --append "zswap.enabled=1 zswap.max_pool_percent=130" --timeout 600
+# rig: --append "zswap.enabled=1 zswap.max_pool_percent=130" --timeout 600 --disk-iops 0 --disk-bps 0
 
 . /lib/rig.sh
 
@@ -29,7 +29,7 @@ bad_values()
 	case "$1" in
 	timeout_ms)		echo "0 60001" ;;
 	spin_us)		echo "10001" ;;
-	emu_bandwidth_mbs)	echo "0" ;;
+	emu_bandwidth_mbs)	echo "0 1000001" ;;
 	emu_setup_ns)		echo "1000001" ;;
 	emu_stall_us)		echo "1000001" ;;
 	emu_late_us)		echo "0 1000001" ;;
@@ -120,7 +120,7 @@ result=$(cat $T/result)
 rig_log "engine test: $result"
 [ "$(echo "$result" | sed -n 's/.*mismatches=\([0-9]*\).*/\1/p')" = 0 ] ||
 	rig_fail "engine test: $result"
-rig_swapbench -s $(($(rig_ram_mib) * 3 / 2)) -p 1 -o random -d text -S 31 -q ||
+rig_swapbench -s $(($(rig_ram_mib) * 6 / 5)) -p 1 -o random -d text -S 31 -q ||
 	rig_fail "swapbench exit $? after the bad writes"
 loads=$(rig_column 2 /sys/kernel/ps3vram_swap/io_stat)
 [ "$loads" -gt 0 ] || rig_fail "no page came back from VRAM"

@@ -55,7 +55,7 @@ swapbench -s "$mib" -p 2 -o random -d text -S 21 -q > $SB_LOG 2>&1 &
 sb=$!
 while kill -0 $sb 2>/dev/null; do
 	sleep 2
-	grep -q MISMATCH $SB_LOG && caught "swapbench: $(grep -m 1 MISMATCH $SB_LOG)"
+	grep -q MISMATCH $SB_LOG && caught "$(grep -m 1 MISMATCH $SB_LOG)"
 	bad=$(dmesg | grep -m 1 -E 'kernel BUG at mm/zswap|zswap.*[Dd]ecompress')
 	[ -z "$bad" ] || caught "zswap: $bad"
 done
