@@ -7,7 +7,9 @@
 # modprobe must apply); 100,000 random copies (64 B - 4 KiB, random offsets over all 256 MiB)
 # from two clients on every CPU read back bit-identical; with injected
 # hangs the caller gets -ETIMEDOUT, the engine resets and the copies that
-# follow succeed; dropped notifiers and stalls are survived the same way.
+# follow succeed; dropped notifiers and stalls are survived the same way,
+# and so are late copies (emu_late_every: a hung copy lands after the
+# reset), which must not corrupt what the copies after the reset moved.
 # Negative controls: with corrupted or lost copies injected (reported done
 # by the RSX) the test must see mismatches.
 # tests/run-check also runs it with --smp 1.
@@ -116,6 +118,14 @@ f0=$(faults)
 run_copies 10000
 expect_failed_copies "$f0"
 echo 0 > $P/emu_drop_every
+
+rig_log "injected late copies: every 2000th hangs, lands 5 ms after the reset"
+echo 5000 > $P/emu_late_us
+echo 2000 > $P/emu_late_every
+f0=$(faults)
+run_copies 20000
+expect_failed_copies "$f0"
+echo 0 > $P/emu_late_every
 
 rig_log "injected stalls: 1 ms per copy, 100 us spin budget"
 echo 100 > $P/spin_us
