@@ -7,7 +7,7 @@
 # (new seed each run, every page verified) until the pages stored in and
 # loaded from VRAM add up to rig.soak_gib GiB (make soak passes 20), or
 # without that option SOAK_MIB below, sized to make check's budget: under
-# TCG the guest moves about 135 MiB/min through VRAM with these faults, so
+# TCG the guest moves 90-135 MiB/min through VRAM with these faults, so
 # make check's 2 x 4 GiB would take an hour alone.  Meanwhile the software RSX
 # hangs every 1000th copy (emu_timeout_every, the engine times out and
 # resets) and stalls completions in bursts (emu_stall_us), and a background
@@ -21,7 +21,7 @@
 
 . /lib/rig.sh
 
-SOAK_MIB=256
+SOAK_MIB=128
 S=/sys/kernel/ps3vram_swap
 P=/sys/module/ps3vram_dma/parameters
 Z=/sys/module/zswap/parameters
