@@ -45,7 +45,7 @@
  * (bit N-th-copy % 8 of byte line / 2) and reports it done;
  * emu_lose_every=N reports every Nth copy done without moving a byte.
  * The counting is shared: copy N is checked for a hang, then a late copy,
- * then a loss, then corruption, and its notifier for a drop.  Every
+ * then a dropped notifier, a loss, and corruption.  Every
  * writable parameter is bounded (see the MODULE_PARM_DESCs): a bad write
  * fails with -EINVAL and keeps the old value.
  *
