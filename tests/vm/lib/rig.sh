@@ -293,3 +293,65 @@ rig_swapbench()
 	rig_log "swapbench exit $rc after $(($(rig_uptime) - t0)) s"
 	return "$rc"
 }
+
+# rig_vram_negative_control PARAM SEED - the shared body of the vram-*
+# scenarios: set the software RSX's fault mode PARAM (ps3vram_dma
+# parameter, every 2000th copy) and push 1.5 x RAM through zswap/ps3vram
+# with swapbench; ends in "FAIL: corruption caught: ..." only when faults
+# were injected and pages came back from VRAM, "FAIL: corruption missed"
+# otherwise.  A zswap BUG leaves its compressor mutex held and the guest
+# cannot shut down cleanly, so once the verdict is out the guest is
+# powered off at once.
+rig_vram_negative_control()
+{
+	local fault=$1 seed=$2 every=2000 faults0 sb rc=0 bad
+	local s=/sys/kernel/ps3vram_swap p=/sys/module/ps3vram_dma/parameters
+	local faults=/sys/kernel/debug/ps3vram_dma/emu/faults
+	local sb_log=/tmp/swapbench.log
+
+	# Loaded here, not by zswap at boot, so that the scenario's
+	# options apply.
+	modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
+	modprobe ps3vram_swap || rig_fail "modprobe ps3vram_swap failed"
+	echo ps3vram > /sys/module/zswap/parameters/zpool ||
+		rig_fail "cannot switch zswap to ps3vram"
+	rig_require_file "$p/$fault" "$faults" "$s/io_stat"
+	faults0=$(cat "$faults")
+	echo "$every" > "$p/$fault" || rig_fail "cannot set $fault"
+	rig_log "$fault=$(cat "$p/$fault")"
+
+	swapbench -s "$(($(rig_ram_mib) * 3 / 2))" -p 2 -o random -d text \
+		-S "$seed" -q > "$sb_log" 2>&1 &
+	sb=$!
+	while kill -0 "$sb" 2>/dev/null; do
+		sleep 2
+		bad=$(grep -m 1 MISMATCH "$sb_log" ||
+			dmesg | grep -m 1 -E 'kernel BUG at mm/zswap|zswap.*[Dd]ecompress') || true
+		[ -z "$bad" ] || rig_caught "$faults0" "$bad"
+	done
+	wait "$sb" || rc=$?
+	cat "$sb_log"
+	[ "$rc" != 1 ] || rig_caught "$faults0" "swapbench exit 1: $(tail -n 1 "$sb_log")"
+	bad=$(dmesg | grep -m 1 -E 'kernel BUG at mm/zswap|zswap.*[Dd]ecompress') || true
+	[ -z "$bad" ] || rig_caught "$faults0" "zswap: $bad"
+	rig_fail "corruption missed: swapbench exit $rc after" \
+		"$(($(cat "$faults") - faults0)) injected faults, io_stat $(cat "$s/io_stat")"
+}
+
+# rig_caught FAULTS0 HOW - the verdict of rig_vram_negative_control
+rig_caught()
+{
+	local f l
+
+	f=$(($(cat /sys/kernel/debug/ps3vram_dma/emu/faults) - $1))
+	l=$(rig_column 2 /sys/kernel/ps3vram_swap/io_stat)
+	rig_log "faults injected $f, loads from VRAM $l," \
+		"io_stat $(cat /sys/kernel/ps3vram_swap/io_stat)"
+	[ "$f" -gt 0 ] || rig_fail "a failure without an injected fault: $2"
+	[ "$l" -gt 0 ] || rig_fail "a failure without a load from VRAM: $2"
+	rig_verdict "FAIL: corruption caught: $2" || true
+	rig_log "power off"
+	echo o > /proc/sysrq-trigger
+	sleep 60
+	exit 1
+}
