@@ -285,7 +285,7 @@ struct ps3vram_emu_subch {
  * @notifier: the late copy's notifier, written when it lands
  * @late: this is the late copy of emu_late_every
  * @lose: emu_lose_every: move nothing
- * @corrupt: emu_corrupt_every: flip bit @bit of byte @line / 2
+ * @corrupt: emu_corrupt_every: flip bit @bit of the copy's middle byte
  * @bit: see @corrupt
  */
 struct ps3vram_emu_move {
@@ -416,7 +416,10 @@ static bool ps3vram_emu_nth(struct ps3vram_emu *emu, unsigned int *every)
 
 static void ps3vram_emu_do_move(const struct ps3vram_emu_move *mv)
 {
-	u8 *flip = mv->dst + mv->line / 2;
+	/* The middle byte of the whole copy, in whichever line holds it. */
+	u32 mid = mv->line * mv->count / 2;
+	u8 *flip = mv->dst + (u64)(mid / mv->line) * mv->pitch_out +
+		   mid % mv->line;
 	u32 i;
 
 	if (mv->lose)
