@@ -87,10 +87,13 @@ static unsigned int timeout_ms = 200;
  */
 unsigned int ps3vram_dma_nr_notifiers;
 
-/* Set a uint parameter to a value in [@min, @max], or keep it: -EINVAL. */
-static int ps3vram_dma_param_set_range(const char *val,
-				       const struct kernel_param *kp,
-				       unsigned int min, unsigned int max)
+/*
+ * Set a uint parameter to a value in [@min, @max], or keep it: -EINVAL.
+ * The backends' parameters use it too.
+ */
+int ps3vram_dma_param_set_range(const char *val,
+				const struct kernel_param *kp,
+				unsigned int min, unsigned int max)
 {
 	unsigned int v;
 

@@ -114,22 +114,10 @@ MODULE_PARM_DESC(emu_pci, "PCI name of the ivshmem device (1af4:1110) to use as 
 #define PS3VRAM_EMU_MAX_DELAY_US	USEC_PER_SEC	/* stall, late */
 #define PS3VRAM_EMU_XDR_MAX		(4 * 1024 * 1024)
 
-static int ps3vram_emu_param_set(const char *val,
-				 const struct kernel_param *kp,
-				 unsigned int min, unsigned int max)
-{
-	unsigned int v;
-
-	if (kstrtouint(val, 0, &v) || v < min || v > max)
-		return -EINVAL;
-	WRITE_ONCE(*(unsigned int *)kp->arg, v);
-	return 0;
-}
-
 static int ps3vram_emu_set_setup_ns(const char *val,
 				    const struct kernel_param *kp)
 {
-	return ps3vram_emu_param_set(val, kp, 0, PS3VRAM_EMU_MAX_SETUP_NS);
+	return ps3vram_dma_param_set_range(val, kp, 0, PS3VRAM_EMU_MAX_SETUP_NS);
 }
 
 static const struct kernel_param_ops ps3vram_emu_setup_ns_ops = {
@@ -140,8 +128,8 @@ static const struct kernel_param_ops ps3vram_emu_setup_ns_ops = {
 static int ps3vram_emu_set_bandwidth(const char *val,
 				     const struct kernel_param *kp)
 {
-	return ps3vram_emu_param_set(val, kp, 1,
-				     PS3VRAM_EMU_MAX_BANDWIDTH_MBS);
+	return ps3vram_dma_param_set_range(val, kp, 1,
+					   PS3VRAM_EMU_MAX_BANDWIDTH_MBS);
 }
 
 static const struct kernel_param_ops ps3vram_emu_bandwidth_ops = {
@@ -153,7 +141,7 @@ static const struct kernel_param_ops ps3vram_emu_bandwidth_ops = {
 static int ps3vram_emu_set_delay(const char *val,
 				 const struct kernel_param *kp)
 {
-	return ps3vram_emu_param_set(val, kp, 0, PS3VRAM_EMU_MAX_DELAY_US);
+	return ps3vram_dma_param_set_range(val, kp, 0, PS3VRAM_EMU_MAX_DELAY_US);
 }
 
 static const struct kernel_param_ops ps3vram_emu_delay_ops = {
@@ -165,7 +153,7 @@ static const struct kernel_param_ops ps3vram_emu_delay_ops = {
 static int ps3vram_emu_set_late_us(const char *val,
 				   const struct kernel_param *kp)
 {
-	return ps3vram_emu_param_set(val, kp, 1, PS3VRAM_EMU_MAX_DELAY_US);
+	return ps3vram_dma_param_set_range(val, kp, 1, PS3VRAM_EMU_MAX_DELAY_US);
 }
 
 static const struct kernel_param_ops ps3vram_emu_late_us_ops = {
@@ -177,7 +165,7 @@ static const struct kernel_param_ops ps3vram_emu_late_us_ops = {
 static int ps3vram_emu_set_every(const char *val,
 				 const struct kernel_param *kp)
 {
-	return ps3vram_emu_param_set(val, kp, 0, UINT_MAX);
+	return ps3vram_dma_param_set_range(val, kp, 0, UINT_MAX);
 }
 
 static const struct kernel_param_ops ps3vram_emu_every_ops = {

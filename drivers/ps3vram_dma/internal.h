@@ -123,6 +123,11 @@ static inline bool ps3vram_ring_is_jump(u32 word)
 
 struct ps3vram_dma_hw;
 struct seq_file;
+struct kernel_param;
+
+int ps3vram_dma_param_set_range(const char *val,
+				const struct kernel_param *kp,
+				unsigned int min, unsigned int max);
 
 /**
  * struct ps3vram_dma_hw_ops - what a backend does for the engine core
