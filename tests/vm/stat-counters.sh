@@ -94,17 +94,6 @@ check_cli()
 	rig_log "CLI: usage errors exit 2, no modules exit 1, short files '-'"
 }
 
-# workers_of PID - the child processes of PID
-workers_of()
-{
-	local f pid ppid _
-
-	for f in /proc/[0-9]*/stat; do
-		{ read -r pid _ _ ppid _ < "$f"; } 2>/dev/null || continue
-		[ "$ppid" = "$1" ] && echo "$pid"
-	done
-}
-
 # snapshot TAG - every file ps3vram-stat reads, on the console as
 # "SNAP TAG PATH LINE" (tools/ps3vram-stat/tests/extract-snapshot turns a
 # console log into the recorded snapshots of the unit tests)
@@ -196,7 +185,7 @@ run_paused_workload()
 		kill -0 $sb 2>/dev/null || rig_fail "swapbench died: $(cat $SB_LOG)"
 		sleep 1
 	done
-	w=$(workers_of $sb)
+	w=$(rig_children $sb)
 	[ -n "$w" ] || rig_fail "no swapbench worker found"
 	# shellcheck disable=SC2086 # one pid per word
 	kill -STOP $w

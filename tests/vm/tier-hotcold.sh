@@ -26,17 +26,6 @@ writebacks()
 	rig_vmstat zswpwb || rig_zswap_stat written_back_pages
 }
 
-# workers_of PID - the child processes of PID
-workers_of()
-{
-	local f pid ppid _
-
-	for f in /proc/[0-9]*/stat; do
-		{ read -r pid _ _ ppid _ < "$f"; } 2>/dev/null || continue
-		[ "$ppid" = "$1" ] && echo "$pid"
-	done
-}
-
 # Loaded here, not by zswap at boot: the kernel runs modprobe for zswap
 # before /init mounts /proc, so module options on the command line would
 # not reach them.
@@ -59,7 +48,7 @@ until grep -q '^fill' $COLD_LOG; do
 	kill -0 $cb 2>/dev/null || rig_fail "cold swapbench died: $(cat $COLD_LOG)"
 	sleep 1
 done
-cw=$(workers_of $cb)
+cw=$(rig_children $cb)
 [ -n "$cw" ] || rig_fail "no cold worker found"
 kill -STOP "$cw"
 rig_log "cold set: $cold MiB written in $n s, worker $cw stopped"

@@ -440,3 +440,14 @@ rig_faulters()
 	rig_dmesg_check
 	rig_pass
 }
+
+# rig_children PID - the child processes of PID, one per line
+rig_children()
+{
+	local f pid ppid _
+
+	for f in /proc/[0-9]*/stat; do
+		{ read -r pid _ _ ppid _ < "$f"; } 2>/dev/null || continue
+		[ "$ppid" = "$1" ] && echo "$pid"
+	done
+}
