@@ -58,7 +58,7 @@ modules-kdir:
 	@cp -a $(addprefix $(TOP)/,$(MOD_SRCS)) $(O)/
 	$(MAKE) -C $(KDIR_USE) M=$(O) W=1 KCFLAGS=-Werror $(KBUILD_EXTRA) modules
 	@rm -f $(O)/*.ko
-	@cp $(O)/drivers/ps3vram_dma/*.ko $(O)/mm/*.ko $(O)/
+	@find $(O)/drivers $(O)/mm -name '*.ko' -exec cp -t $(O)/ {} +
 
 modules-%: setup
 	@$(MAKE) --no-print-directory modules-kdir KDIR_USE=/lib/modules/$*/build
