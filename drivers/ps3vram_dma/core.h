@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ps3vram_dma core internals shared by core.c (copies, slots, resets) and
- * client.c (claims, the engine registry, sysfs and debugfs).  Backends see
- * only internal.h.
+ * ps3vram_dma core internals shared by engine.c (life cycle, registry,
+ * debugfs), xfer.c (copies, slots, resets), claim.c (VRAM claims) and
+ * sysfs.c.  Backends see only internal.h.
  */
 #ifndef _PS3VRAM_DMA_CORE_H
 #define _PS3VRAM_DMA_CORE_H
@@ -129,7 +129,27 @@ static inline void ps3vram_dma_count(struct ps3vram_dma_client *client,
 		atomic64_add(n, &client->stat[item]);
 }
 
+static inline struct ps3vram_dma *to_ps3vram_dma(struct kobject *kobj)
+{
+	return container_of(kobj, struct ps3vram_dma, kobj);
+}
+
+static inline struct ps3vram_dma_client *to_client(struct kobject *kobj)
+{
+	return container_of(kobj, struct ps3vram_dma_client, kobj);
+}
+
+/* engine.c */
 extern unsigned int ps3vram_dma_nr_notifiers;
+extern struct mutex ps3vram_dma_list_lock;
+extern struct ps3vram_dma *ps3vram_dma_engine;
+extern const struct kobj_type ps3vram_dma_ktype;
+
+/* sysfs.c */
+extern const struct attribute_group *ps3vram_dma_groups[];
+extern const struct kobj_type ps3vram_dma_client_ktype;
+
+/* xfer.c */
 
 int ps3vram_dma_reset_locked(struct ps3vram_dma *dma, int status);
 void ps3vram_dma_detach(struct ps3vram_dma *dma);

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ps3vram_dma core: one RSX DMA engine shared by every user of the PS3 VRAM
+ * ps3vram_dma transfers: copies, resets and staging slots
  *
- * A backend (rsx_ps3.c on a PS3, emu.c elsewhere) describes its GPU in a
- * struct ps3vram_dma_hw and adds it; this file turns that into the client
- * API of <linux/ps3vram_dma.h>:
+ * One RSX DMA engine is shared by every user of the PS3 VRAM.  A backend
+ * adds it (engine.c); this file is the data path of the client API of
+ * <linux/ps3vram_dma.h>:
  *
- *  - VRAM claims (client.c): each client owns one named range of VRAM.
  *  - Staging slots: the XDR buffer is the FIFO (PS3VRAM_FIFO_SIZE) followed
  *    by PAGE_SIZE slots, handed out from a bitmap.  A client that finds
  *    none free sleeps until one is put back.
@@ -32,7 +31,7 @@
  *    notifier, that the GPU may still write.  A fence that does not
  *    complete resets again, PS3VRAM_DMA_FENCE_TRIES times in all; then the
  *    engine is broken and every copy fails with -EIO.
- *  - Removal (ps3vram_dma_engine_remove(), client.c): copies in flight are
+ *  - Removal (ps3vram_dma_engine_remove(), engine.c): copies in flight are
  *    reset and complete with -ENODEV; afterwards submits, resets and CPU
  *    reads and writes fail with -ENODEV without calling the backend, while
  *    staging slots (the XDR buffer, freed by the backend's release() with
@@ -50,7 +49,7 @@
  * outside dma->lock (spinlock: notifiers, in-flight transfers, transfer
  * states, staging slot bitmap).  Backend ops are called with fifo_lock
  * held, except notifier_done(), which waiters also call locklessly,
- * counted in dma->peekers so that removal can wait for them.  client.c's
+ * counted in dma->peekers so that removal can wait for them.  engine.c's
  * ps3vram_dma_list_lock is never taken with either held.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -59,11 +58,9 @@
 #include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/ktime.h>
-#include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/ps3vram_dma.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -80,29 +77,6 @@
 static unsigned int spin_us = 200;
 static unsigned int timeout_ms = 200;
 
-/*
- * Copies in flight, on the top nr_notifiers notifiers; 0 takes the
- * backend's default (hw->nr_notifiers: 1 on a PS3, where only notifier 7,
- * the one ps3vram used, is proven).
- */
-unsigned int ps3vram_dma_nr_notifiers;
-
-/*
- * Set a uint parameter to a value in [@min, @max], or keep it: -EINVAL.
- * The backends' parameters use it too.
- */
-int ps3vram_dma_param_set_range(const char *val,
-				const struct kernel_param *kp,
-				unsigned int min, unsigned int max)
-{
-	unsigned int v;
-
-	if (kstrtouint(val, 0, &v) || v < min || v > max)
-		return -EINVAL;
-	WRITE_ONCE(*(unsigned int *)kp->arg, v);
-	return 0;
-}
-
 static int ps3vram_dma_spin_us_set(const char *val,
 				   const struct kernel_param *kp)
 {
@@ -116,12 +90,6 @@ static int ps3vram_dma_timeout_ms_set(const char *val,
 					   PS3VRAM_DMA_TIMEOUT_MS_MAX);
 }
 
-static int ps3vram_dma_nr_notifiers_set(const char *val,
-					const struct kernel_param *kp)
-{
-	return ps3vram_dma_param_set_range(val, kp, 0, PS3VRAM_NR_NOTIFIERS);
-}
-
 static const struct kernel_param_ops ps3vram_dma_spin_us_ops = {
 	.set = ps3vram_dma_spin_us_set,
 	.get = param_get_uint,
@@ -132,18 +100,10 @@ static const struct kernel_param_ops ps3vram_dma_timeout_ms_ops = {
 	.get = param_get_uint,
 };
 
-static const struct kernel_param_ops ps3vram_dma_nr_notifiers_ops = {
-	.set = ps3vram_dma_nr_notifiers_set,
-	.get = param_get_uint,
-};
-
 module_param_cb(spin_us, &ps3vram_dma_spin_us_ops, &spin_us, 0644);
 MODULE_PARM_DESC(spin_us, "Spin this long (us, 0-10000) before sleep-polling a completion (default 200)");
 module_param_cb(timeout_ms, &ps3vram_dma_timeout_ms_ops, &timeout_ms, 0644);
 MODULE_PARM_DESC(timeout_ms, "Give up on a copy after this long (ms, 1-60000), then reset the engine (default 200)");
-module_param_cb(nr_notifiers, &ps3vram_dma_nr_notifiers_ops,
-		&ps3vram_dma_nr_notifiers, 0444);
-MODULE_PARM_DESC(nr_notifiers, "Copies in flight, 1-8, on notifiers 8-N..7; 0: the backend's default, 1 on a PS3 (default 0)");
 
 /* Sleep-poll step once the spin budget is spent. */
 #define PS3VRAM_DMA_POLL_MIN_US		20
@@ -158,84 +118,6 @@ enum ps3vram_dma_xfer_state {
 	PS3VRAM_XFER_FENCING,
 	PS3VRAM_XFER_DONE,
 };
-
-/* ---- histogram --------------------------------------------------------- */
-
-/*
- * Bucket i < 8 holds the value i; above, each power of two is split into
- * PS3VRAM_HIST_SUB buckets, so a bucket is at most 12.5 % wide.
- */
-static unsigned int ps3vram_hist_index(u64 ns)
-{
-	unsigned int msb;
-
-	if (ns < PS3VRAM_HIST_SUB)
-		return ns;
-	msb = ilog2(ns);
-	return min_t(unsigned int, PS3VRAM_HIST_BUCKETS - 1,
-		     (msb - 2) * PS3VRAM_HIST_SUB +
-		     ((ns >> (msb - 3)) & (PS3VRAM_HIST_SUB - 1)));
-}
-
-/* Largest value that lands in bucket @i. */
-u64 ps3vram_hist_bucket_max(unsigned int i)
-{
-	unsigned int msb = i / PS3VRAM_HIST_SUB + 2;
-	u64 sub = i % PS3VRAM_HIST_SUB;
-
-	if (i < PS3VRAM_HIST_SUB)
-		return i;
-	if (i == PS3VRAM_HIST_BUCKETS - 1)
-		return U64_MAX;
-	return ((PS3VRAM_HIST_SUB + sub + 1) << (msb - 3)) - 1;
-}
-
-void ps3vram_hist_add(struct ps3vram_hist *h, u64 ns)
-{
-	atomic64_inc(&h->bucket[ps3vram_hist_index(ns)]);
-}
-
-/* Upper bound of the bucket holding the @pct-th percentile, 0 if empty. */
-u64 ps3vram_hist_percentile(struct ps3vram_hist *h, unsigned int pct)
-{
-	u64 total = 0, seen = 0, want;
-	unsigned int i;
-
-	for (i = 0; i < PS3VRAM_HIST_BUCKETS; i++)
-		total += atomic64_read(&h->bucket[i]);
-	if (!total)
-		return 0;
-	want = div_u64(total * pct + 99, 100);
-	for (i = 0; i < PS3VRAM_HIST_BUCKETS; i++) {
-		seen += atomic64_read(&h->bucket[i]);
-		if (seen >= want && seen)
-			return ps3vram_hist_bucket_max(i);
-	}
-	return ps3vram_hist_bucket_max(PS3VRAM_HIST_BUCKETS - 1);
-}
-
-/* The non-empty buckets as "le_ns count" lines, for debugfs. */
-void ps3vram_hist_show(struct seq_file *m, struct ps3vram_hist *h)
-{
-	unsigned int i;
-	u64 n;
-
-	seq_puts(m, "# le_ns count\n");
-	for (i = 0; i < PS3VRAM_HIST_BUCKETS; i++) {
-		n = atomic64_read(&h->bucket[i]);
-		if (n)
-			seq_printf(m, "%llu %llu\n",
-				   ps3vram_hist_bucket_max(i), n);
-	}
-}
-
-void ps3vram_hist_reset(struct ps3vram_hist *h)
-{
-	unsigned int i;
-
-	for (i = 0; i < PS3VRAM_HIST_BUCKETS; i++)
-		atomic64_set(&h->bucket[i], 0);
-}
 
 /* ---- transfers --------------------------------------------------------- */
 
@@ -885,28 +767,3 @@ void ps3vram_dma_slot_put(struct ps3vram_dma_client *client,
 	wake_up(&dma->slot_wait);
 }
 EXPORT_SYMBOL_GPL(ps3vram_dma_slot_put);
-
-static int __init ps3vram_dma_init(void)
-{
-	int ret;
-
-	ret = ps3vram_rsx_init();
-	if (ret)
-		return ret;
-	ret = ps3vram_emu_init();
-	if (ret)
-		ps3vram_rsx_exit();
-	return ret;
-}
-
-static void __exit ps3vram_dma_exit(void)
-{
-	ps3vram_emu_exit();
-	ps3vram_rsx_exit();
-}
-
-module_init(ps3vram_dma_init);
-module_exit(ps3vram_dma_exit);
-
-MODULE_DESCRIPTION("Shared RSX DMA engine for the PS3 video RAM");
-MODULE_LICENSE("GPL");

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ps3vram_dma emu internals, shared by emu.c (the devices it binds: an
+ * ivshmem PCI device or vmalloc()ed VRAM), emu_fifo.c (the FIFO
+ * interpreter and the backend ops) and emu_fault.c (fault injection and
+ * the copies that land late).  See emu.c for the whole picture.
+ */
+#ifndef _PS3VRAM_DMA_EMU_H
+#define _PS3VRAM_DMA_EMU_H
+
+#include <linux/atomic.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#include "internal.h"
+
+/*
+ * XDR buffer: the FIFO and 496 staging slots, as large as ps3vram's (31
+ * with 64 KiB pages).  When the module is loaded late, under memory
+ * pressure (zswap switching its zpool at run time), 2 MiB of contiguous
+ * memory may not be there; a smaller buffer only means fewer slots, and a
+ * few per CPU are plenty.  The smallest: the FIFO and 16 slots.
+ */
+#define PS3VRAM_EMU_XDR_SIZE		(2 * 1024 * 1024)
+#define PS3VRAM_EMU_XDR_MIN		(PS3VRAM_FIFO_SIZE + 16 * PAGE_SIZE)
+/* Notifier objects the emulated context has (the engine uses fewer). */
+#define PS3VRAM_EMU_NR_NOTIFIERS	16
+#define PS3VRAM_EMU_NEVER		U64_MAX
+#define PS3VRAM_EMU_NR_SUBCH		8
+
+/**
+ * struct ps3vram_emu_subch - state of one subchannel
+ * @object: bound object handle, 0 if none
+ * @notifier: notifier index from DMA_NOTIFY
+ * @dma_in: source DMA object
+ * @dma_out: destination DMA object
+ * @m2mf: OFFSET_IN .. BUFFER_NOTIFY, indexed by (method - OFFSET_IN) / 4
+ * @notify: a NOTIFY is pending for the next NOP
+ */
+struct ps3vram_emu_subch {
+	u32 object;
+	u32 notifier;
+	u32 dma_in;
+	u32 dma_out;
+	u32 m2mf[8];
+	bool notify;
+};
+
+/**
+ * struct ps3vram_emu_move - the data movement of one copy
+ * @src: first source byte
+ * @dst: first destination byte
+ * @pitch_in: source line pitch
+ * @pitch_out: destination line pitch
+ * @line: bytes per line
+ * @count: lines
+ * @done_at: when a deferred move lands (ns)
+ * @notifier: the late copy's notifier, written when it lands
+ * @late: this is the late copy of emu_late_every
+ * @lose: emu_lose_every: move nothing
+ * @corrupt: emu_corrupt_every: flip bit @bit of the copy's middle byte
+ * @bit: see @corrupt
+ */
+struct ps3vram_emu_move {
+	void *src;
+	void *dst;
+	u32 pitch_in;
+	u32 pitch_out;
+	u32 line;
+	u32 count;
+	u64 done_at;
+	unsigned int notifier;
+	bool late;
+	bool lose;
+	bool corrupt;
+	u8 bit;
+};
+
+/*
+ * A late copy (emu_late_every): HUNG from the copy to the reset, with the
+ * engine stopped on it; then DEFER: it lands emu_late_us after the reset,
+ * and every copy queued behind it lands at its own modelled completion,
+ * in order, so the engine stays busy until then.
+ */
+enum ps3vram_emu_defer {
+	PS3VRAM_EMU_DEFER_NONE,
+	PS3VRAM_EMU_DEFER_HUNG,
+	PS3VRAM_EMU_DEFER_ON,
+};
+
+/* Moves that can wait behind a late copy; more land early. */
+#define PS3VRAM_EMU_NR_PENDING		16
+
+/**
+ * struct ps3vram_emu - the software RSX
+ * @hw: what the engine core sees
+ * @vram: VRAM contents
+ * @put: PUT register, FIFO offset in bytes
+ * @get: GET register, FIFO offset in bytes
+ * @error: the engine stopped on this; cleared by reset
+ * @busy_until: modelled time (ns) at which the last queued copy finishes
+ * @copies: copies seen since load, for the every-Nth injections
+ * @drop: emu_drop_every: the next NOTIFY, the last copy's, is not written
+ * @deadline: when each notifier becomes visible (ns), or never
+ * @observed: the notifier has been seen done once
+ * @subch: per-subchannel state
+ * @late_lock: protects @defer, @pending and @nr_pending; landing happens
+ *	from notifier_done, which the core polls without fifo_lock
+ * @defer: a late copy, see enum ps3vram_emu_defer; written under
+ *	@late_lock, read locklessly for the fast path
+ * @pending: moves that have not landed yet, oldest first
+ * @nr_pending: how many
+ * @overshoot: time between a completion and the poll that saw it (ns)
+ * @faults: injected faults so far
+ */
+struct ps3vram_emu {
+	struct ps3vram_dma_hw hw;
+	void *vram;
+	u32 put;
+	u32 get;
+	const char *error;
+	u64 busy_until;
+	u64 copies;
+	bool drop;
+	u64 deadline[PS3VRAM_EMU_NR_NOTIFIERS];
+	atomic_t observed[PS3VRAM_EMU_NR_NOTIFIERS];
+	struct ps3vram_emu_subch subch[PS3VRAM_EMU_NR_SUBCH];
+	spinlock_t late_lock;		/* see above */
+	enum ps3vram_emu_defer defer;
+	struct ps3vram_emu_move pending[PS3VRAM_EMU_NR_PENDING];
+	unsigned int nr_pending;
+	struct ps3vram_hist overshoot;
+	atomic_t faults;
+};
+
+static inline struct ps3vram_emu *to_emu(struct ps3vram_dma_hw *hw)
+{
+	return container_of(hw, struct ps3vram_emu, hw);
+}
+
+/* emu_fifo.c */
+extern const struct ps3vram_dma_hw_ops ps3vram_emu_ops;
+void ps3vram_emu_stop(struct ps3vram_emu *emu, const char *why, u32 a, u32 b);
+
+/* emu_fault.c */
+bool ps3vram_emu_fault_copy(struct ps3vram_emu *emu,
+			    struct ps3vram_emu_subch *sc,
+			    struct ps3vram_emu_move *mv);
+void ps3vram_emu_fault_reset(struct ps3vram_emu *emu);
+u64 ps3vram_emu_fault_stall_ns(void);
+void ps3vram_emu_do_move(const struct ps3vram_emu_move *mv);
+void ps3vram_emu_land(struct ps3vram_emu *emu);
+bool ps3vram_emu_defer_move(struct ps3vram_emu *emu,
+			    const struct ps3vram_emu_move *mv);
+
+#endif /* _PS3VRAM_DMA_EMU_H */

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ps3vram_dma sysfs: /sys/kernel/ps3vram_dma/{backend,mem_stat,io_stat,
+ * wait_stat} and clients/<name>/{claim,io_stat}, one-line files whose
+ * columns are only ever appended (Documentation/ABI/testing/
+ * sysfs-kernel-ps3vram_dma).  The kobjects are the engine's and the
+ * clients'; engine.c and claim.c add and delete them.  No show() takes
+ * ps3vram_dma_list_lock: removal holds it while kobject_del() waits for
+ * readers.
+ */
+#include <linux/bitmap.h>
+#include <linux/kobject.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/sysfs.h>
+
+#include "core.h"
+
+static ssize_t ps3vram_dma_show_stats(char *buf, atomic64_t *stat,
+				      unsigned int first, unsigned int last)
+{
+	ssize_t len = 0;
+	unsigned int i;
+
+	for (i = first; i < last; i++)
+		len += sysfs_emit_at(buf, len, "%s%llu", i == first ? "" : " ",
+				     (u64)atomic64_read(&stat[i]));
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+
+static ssize_t io_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return ps3vram_dma_show_stats(buf, to_ps3vram_dma(kobj)->stat, 0,
+				      NR_PS3VRAM_DMA_IO_STATS);
+}
+
+static struct kobj_attribute io_stat_attr = __ATTR_RO(io_stat);
+
+static ssize_t wait_stat_show(struct kobject *kobj,
+			      struct kobj_attribute *attr, char *buf)
+{
+	struct ps3vram_dma *dma = to_ps3vram_dma(kobj);
+	ssize_t len;
+
+	len = ps3vram_dma_show_stats(buf, dma->stat, PS3VRAM_DMA_WAITS,
+				     NR_PS3VRAM_DMA_STATS);
+	/* Replace the newline with the percentile columns. */
+	return len - 1 + sysfs_emit_at(buf, len - 1, " %llu %llu %llu\n",
+			ps3vram_hist_percentile(&dma->wait_hist, 50),
+			ps3vram_hist_percentile(&dma->wait_hist, 99),
+			ps3vram_hist_percentile(&dma->wait_hist, 100));
+}
+
+static struct kobj_attribute wait_stat_attr = __ATTR_RO(wait_stat);
+
+static ssize_t mem_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	struct ps3vram_dma *dma = to_ps3vram_dma(kobj);
+	unsigned int slots_used;
+
+	/*
+	 * No ps3vram_dma_list_lock here: engine removal holds it while
+	 * kobject_del() waits for readers of this file.
+	 */
+	spin_lock(&dma->lock);
+	slots_used = bitmap_weight(dma->slot_map, dma->nr_slots);
+	spin_unlock(&dma->lock);
+	return sysfs_emit(buf, "%llu %llu %u %u %u\n", dma->hw->vram_size,
+			  READ_ONCE(dma->claimed), dma->nr_slots, slots_used,
+			  (unsigned int)hweight_long(READ_ONCE(dma->notifier_busy)));
+}
+
+static struct kobj_attribute mem_stat_attr = __ATTR_RO(mem_stat);
+
+static ssize_t backend_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_ps3vram_dma(kobj)->hw->name);
+}
+
+static struct kobj_attribute backend_attr = __ATTR_RO(backend);
+
+static struct attribute *ps3vram_dma_attrs[] = {
+	&backend_attr.attr,
+	&mem_stat_attr.attr,
+	&io_stat_attr.attr,
+	&wait_stat_attr.attr,
+	NULL,
+};
+static const struct attribute_group ps3vram_dma_group = {
+	.attrs = ps3vram_dma_attrs,
+};
+
+const struct attribute_group *ps3vram_dma_groups[] = {
+	&ps3vram_dma_group,
+	NULL,
+};
+
+static ssize_t client_io_stat_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	return ps3vram_dma_show_stats(buf, to_client(kobj)->stat, 0,
+				      NR_PS3VRAM_DMA_IO_STATS);
+}
+
+static struct kobj_attribute client_io_stat_attr =
+	__ATTR(io_stat, 0444, client_io_stat_show, NULL);
+
+static ssize_t claim_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	struct ps3vram_dma_client *client = to_client(kobj);
+
+	return sysfs_emit(buf, "%llu %llu\n", client->start, client->size);
+}
+
+static struct kobj_attribute claim_attr = __ATTR_RO(claim);
+
+static struct attribute *ps3vram_dma_client_attrs[] = {
+	&claim_attr.attr,
+	&client_io_stat_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(ps3vram_dma_client);
+
+static void ps3vram_dma_client_release(struct kobject *kobj)
+{
+	kfree(to_client(kobj));
+}
+
+const struct kobj_type ps3vram_dma_client_ktype = {
+	.release = ps3vram_dma_client_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = ps3vram_dma_client_groups,
+};
