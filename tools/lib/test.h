@@ -18,16 +18,21 @@
  *		return t_main(argc, argv, foo_cases, T_ARRAY_SIZE(foo_cases), "");
  *	}
  *
- * That gives the command line which tools/lib/test.sh drives:
+ * That gives the command line of every test binary of the tools:
  *
+ *	PROG		run every case, each in a process of its own, and
+ *			report in TAP (version 13): "1..N", then "ok I NAME"
+ *			or "not ok I NAME" with the reason (a failed
+ *			expectation, an exit status, a signal: a crash or a
+ *			sanitizer report fails only its own case); exit 1 if
+ *			any case failed
  *	PROG --list	the case names, one a line
- *	PROG NAME	run one case: exit 0 if it passed, 1 if it failed,
- *			2 if there is no such case
+ *	PROG NAME	run one case in this process (for a debugger): exit
+ *			0 if it passed, 1 if it failed, 2 if there is no such
+ *			case
  *
- * One process per case, so that the runner counts the cases itself and a
- * crash or a sanitizer report fails only its own case.  An expectation that
- * does not hold prints where and what, and the case goes on: it fails when
- * it returns.  Name cases <suite>_test_<behaviour>.
+ * An expectation that does not hold prints where and what, and the case
+ * goes on: it fails when it returns.  Name cases <suite>_test_<behaviour>.
  */
 #ifndef TOOLS_LIB_TEST_H
 #define TOOLS_LIB_TEST_H
@@ -37,6 +42,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define T_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -103,6 +110,52 @@ static inline void *t_zalloc(size_t size)
 	return p;
 }
 
+/*
+ * t_run_tap() - every case in a child process of its own, reported in TAP.
+ * A case's messages go to stderr, so that stdout is TAP alone.
+ */
+static inline int t_run_tap(const struct t_case *cases, size_t nr_cases)
+{
+	int failed = 0, status;
+	size_t i;
+	pid_t pid;
+
+	printf("TAP version 13\n1..%zu\n", nr_cases);
+	for (i = 0; i < nr_cases; i++) {
+		fflush(stdout);
+		fflush(stderr);
+		pid = fork();
+		if (pid < 0) {
+			perror("fork");
+			exit(2);
+		}
+		if (pid == 0) {
+			struct t_test t = { .name = cases[i].name };
+
+			cases[i].fn(&t);
+			fflush(stdout);
+			_exit(t.failed ? 1 : 0);
+		}
+		if (waitpid(pid, &status, 0) < 0) {
+			perror("waitpid");
+			exit(2);
+		}
+		if (WIFEXITED(status) && !WEXITSTATUS(status)) {
+			printf("ok %zu %s\n", i + 1, cases[i].name);
+			continue;
+		}
+		failed++;
+		printf("not ok %zu %s\n", i + 1, cases[i].name);
+		if (WIFSIGNALED(status))
+			printf("# killed by signal %d\n", WTERMSIG(status));
+		else if (WEXITSTATUS(status) != 1)
+			printf("# exit status %d\n", WEXITSTATUS(status));
+	}
+	printf("# %zu passed, %d failed, 0 skipped\n", nr_cases - failed,
+	       failed);
+	return failed ? 1 : 0;
+}
+
 /**
  * t_main() - the command line of a test binary
  * @argc:       main()'s
@@ -112,8 +165,8 @@ static inline void *t_zalloc(size_t size)
  * @more_usage: what the binary's own main() takes besides, for the usage
  *              line (" | --dump KIND N"), or ""
  *
- * Return: main()'s exit status: 0 for --list or a case that passed, 1 for a
- * case that failed, 2 for a usage error or an unknown case.
+ * Return: main()'s exit status: 0 when every case run passed (or for
+ * --list), 1 when one failed, 2 for a usage error or an unknown case.
  */
 static inline int t_main(int argc, char **argv, const struct t_case *cases,
 			 size_t nr_cases, const char *more_usage)
@@ -124,13 +177,16 @@ static inline int t_main(int argc, char **argv, const struct t_case *cases,
 
 	if (strrchr(prog, '/'))
 		prog = strrchr(prog, '/') + 1;
+	if (argc <= 1)
+		return t_run_tap(cases, nr_cases);
 	if (argc == 2 && !strcmp(argv[1], "--list")) {
 		for (i = 0; i < nr_cases; i++)
 			printf("%s\n", cases[i].name);
 		return 0;
 	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s --list | NAME%s\n", prog, more_usage);
+		fprintf(stderr, "usage: %s [--list | NAME%s]\n", prog,
+			more_usage);
 		return 2;
 	}
 	for (i = 0; i < nr_cases; i++) {

@@ -2,12 +2,12 @@
 /*
  * parse_test - unit cases for ps3vram-stat's parser and formatter
  *
+ *   parse_test              every case, each in a process of its own, in TAP
  *   parse_test --list       the case names
  *   parse_test NAME         run one case: exit 0 passed, 1 failed
  *
- * tests/run.sh runs every case in its own process (built with ASan and
- * UBSan) and counts them with its CLI tests; the runner of both is in
- * tools/lib/test.h and tools/lib/test.sh.  Cases that need a recorded
+ * Built with ASan and UBSan on tools/lib/test.h; "make test" runs this,
+ * then the command-line tests in tests/ (bats).  Cases that need a recorded
  * snapshot read it under $PS_TEST_DATA (tests/data).
  */
 #define _GNU_SOURCE

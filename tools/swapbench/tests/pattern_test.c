@@ -3,16 +3,17 @@
  * Unit tests of swapbench's page generator, visiting order and latency
  * statistics (pattern.c, stats.c).
  *
- * One binary, one process per case, so that tests/run.sh counts cases
- * itself and a crash fails only its own case:
+ * One binary, one process per case, so that a crash fails only its own
+ * case (tools/lib/test.h):
  *
+ *	pattern_test                     every case, reported in TAP
  *	pattern_test --list              names of all cases
  *	pattern_test NAME                run one case; exit 0 if it passed
  *	pattern_test --dump KIND N       write N pages (gen 0, seed 1) of KIND
  *	                                 to stdout, for the compression tests
  *
- * Cases are named <suite>_test_<behaviour> and only pass by asserting;
- * tools/lib/test.h is the runner, tools/lib/test.sh the counting.
+ * Cases are named <suite>_test_<behaviour> and only pass by asserting.
+ * "make test" runs this, then the command-line tests in tests/ (bats).
  */
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,10 +1,11 @@
-#!/usr/bin/env bash
+#!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh - ps3vram-stat's tests: every unit case of parse_test, then the
-# command line of the binary on snapshot trees.
+# ps3vram-stat.bats - the command line of ps3vram-stat on snapshot trees
+# (parse_test, run before these by "make test", holds the unit cases of
+# the parser and the report).
 #
-#   tests/run.sh BUILD_DIR    (BUILD_DIR holds ps3vram-stat and parse_test)
+#   BUILD=DIR bats --tap tests/    (DIR holds ps3vram-stat and parse_test)
 #
 # The snapshots in tests/data/linux-*/{paused,running} were recorded by the
 # VM scenario tests/vm/stat-counters.sh (see tests/extract-snapshot): the
@@ -12,25 +13,28 @@
 # stopped holding its pages in VRAM and 2 s after it resumed.  Tests copy
 # them to a temp dir and break them (older module, malformed, unreadable).
 #
-# The runner and the assertions are tools/lib/test.sh's: each test runs in
-# its own subshell and passes only by getting to its end.  The last line is
-# "N passed, N failed"; the exit status is non-zero if anything failed.
-set -euo pipefail
-
-# shellcheck source-path=SCRIPTDIR source=../../lib/test.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../../lib/test.sh"
-
-t_init "$@"
-HERE=$(cd "$(dirname "$0")" && pwd)
-BIN="$BUILD/ps3vram-stat"
-PT="$BUILD/parse_test"
-DATA="$HERE/data"
-export PS_TEST_DATA=$DATA
-unset PS3VRAM_STAT_ROOT LINES
+# The assertions are tools/lib/test_helper.bash's; bats runs each test in a
+# process of its own and reports TAP.
 
 SWAP=sys/kernel/ps3vram_swap
 DMA=sys/kernel/ps3vram_dma
 HIST=sys/kernel/debug/ps3vram_dma/wait_hist
+
+setup_file() {
+	command -v python3 >/dev/null || {
+		echo "python3 is needed to check the JSON" >&2
+		return 1
+	}
+}
+
+setup() {
+	load ../../lib/test_helper
+	t_setup ps3vram-stat parse_test
+	BIN=$BUILD/ps3vram-stat
+	DATA=$BATS_TEST_DIRNAME/data
+	REPLAY=$TMP/replay/%u
+	unset PS3VRAM_STAT_ROOT LINES
+}
 
 # ------------------------------------------------------------ helpers
 
@@ -50,7 +54,6 @@ snap() {
 
 # replay DIR...: the samples of --root "$REPLAY" are DIR... in turn
 # ($TMP/replay/0, 1, ... link to them).
-REPLAY=$TMP/replay/%u
 replay() {
 	local i=0 d
 
@@ -106,7 +109,7 @@ json_check() {
 
 # ------------------------------------------------------------ arguments
 
-test_help_fits_a_screen_and_exits_0() {
+@test "help fits a screen and exits 0" {
 	st -h
 	expect_rc 0
 	expect_grep out '^usage: ps3vram-stat \[options\] \[interval \[count\]\]$'
@@ -115,7 +118,7 @@ test_help_fits_a_screen_and_exits_0() {
 	expect_empty err
 }
 
-test_bad_interval_or_count_exits_2_with_usage_on_stderr() {
+@test "bad interval or count exits 2 with usage on stderr" {
 	local args
 
 	snap s
@@ -131,7 +134,7 @@ test_bad_interval_or_count_exits_2_with_usage_on_stderr() {
 	done
 }
 
-test_bad_argument_is_named_in_the_message() {
+@test "bad argument is named in the message" {
 	snap s
 	st --root "$TMP/s" 1 zero
 	expect_rc 2
@@ -140,7 +143,7 @@ test_bad_argument_is_named_in_the_message() {
 	expect_grep err "^ps3vram-stat: bad interval '1x'"
 }
 
-test_unknown_option_exits_2() {
+@test "unknown option exits 2" {
 	st --bogus
 	expect_rc 2
 	expect_grep err '^usage: ps3vram-stat'
@@ -150,7 +153,7 @@ test_unknown_option_exits_2() {
 
 # ------------------------------------------------------------ environment
 
-test_modules_not_loaded_exit_1_and_say_so() {
+@test "modules not loaded exit 1 and say so" {
 	mkdir -p "$TMP/empty/sys/kernel" "$TMP/empty/proc"
 	st --root "$TMP/empty"
 	expect_rc 1
@@ -159,27 +162,33 @@ test_modules_not_loaded_exit_1_and_say_so() {
 	expect_empty out
 }
 
-test_missing_root_exits_1() {
+@test "missing root exits 1" {
 	st --root "$TMP/nowhere"
 	expect_rc 1
 	expect_grep err 'no such directory'
 }
 
-test_root_comes_from_the_environment_too() {
+@test "root comes from the environment too" {
 	snap s
 	PS3VRAM_STAT_ROOT="$TMP/s" st -j
 	expect_rc 0
 	json_check "assert s[0]['pages_stored'] == cols('$TMP/s/$SWAP/mm_stat')[0]"
 }
 
-test_unreadable_stats_file_exits_1_with_its_path() {
+@test "unreadable stats file exits 1 with its path" {
 	local -a run=("$BIN")
 
 	snap s
 	chmod 000 "$TMP/s/$SWAP/io_stat"
 	if [[ $(id -u) == 0 ]]; then
 		command -v setpriv >/dev/null || skip "root, and no setpriv to drop it"
-		chmod 755 "$TMP"
+		# nobody must reach the snapshot: bats' scratch directories
+		# are private to root
+		local d=$TMP
+		while [[ $d == "$BATS_RUN_TMPDIR"* ]]; do
+			chmod o+x "$d"
+			d=$(dirname "$d")
+		done
 		run=(setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN")
 	fi
 	capture "${run[@]}" --root "$TMP/s"
@@ -187,7 +196,7 @@ test_unreadable_stats_file_exits_1_with_its_path() {
 	expect_grep err "cannot read $TMP/s/$SWAP/io_stat: Permission denied"
 }
 
-test_only_the_engine_loaded_shows_dashes_for_the_swap_columns() {
+@test "only the engine loaded shows dashes for the swap columns" {
 	snap s
 	rm -r "$TMP/s/$SWAP"
 	st --root "$TMP/s"
@@ -200,7 +209,7 @@ test_only_the_engine_loaded_shows_dashes_for_the_swap_columns() {
 
 # ------------------------------------------------------------ current snapshots
 
-test_text_report_of_a_current_snapshot_shows_the_files() {
+@test "text report of a current snapshot shows the files" {
 	local s=$DATA/linux-6.12/paused
 
 	st --root "$s"
@@ -218,7 +227,7 @@ test_text_report_of_a_current_snapshot_shows_the_files() {
 	expect_text_val 1 pswpin "$(awk '$1 == "pswpin" { print $2 }' "$s/proc/vmstat")"
 }
 
-test_json_of_a_current_snapshot_has_every_value() {
+@test "json of a current snapshot has every value" {
 	local s=$DATA/linux-6.12/paused
 
 	st -j --root "$s"
@@ -246,7 +255,7 @@ assert o['clients']['swap']['uploads'] == cols(r + '$DMA/clients/swap/io_stat')[
 "
 }
 
-test_6_1_snapshot_has_no_zswpwb() {
+@test "6 1 snapshot has no zswpwb" {
 	st -j --root "$DATA/linux-6.1/paused"
 	expect_rc 0
 	json_check "
@@ -257,7 +266,7 @@ assert s[0]['pages_stored'] > 1000"
 	expect_text_val 1 zswpwb -
 }
 
-test_wide_output_adds_columns() {
+@test "wide output adds columns" {
 	st --root "$DATA/linux-6.12/paused"
 	expect_no_grep out 'zswpwb'
 	st -w --root "$DATA/linux-6.12/paused"
@@ -268,7 +277,7 @@ test_wide_output_adds_columns() {
 
 # ------------------------------------------------------------ intervals
 
-test_replay_gives_rates_over_the_interval() {
+@test "replay gives rates over the interval" {
 	local k=$DATA/linux-6.12
 
 	replay "$k/paused" "$k/running"
@@ -295,7 +304,7 @@ assert o['stores'] == cols(q + '$SWAP/io_stat')[0]
 	expect_text_val 1 st "$(col "$k/paused/$SWAP/io_stat" 1)"
 }
 
-test_replay_ends_with_the_recording() {
+@test "replay ends with the recording" {
 	local k=$DATA/linux-6.1
 
 	replay "$k/paused" "$k/running" "$k/paused"
@@ -304,7 +313,7 @@ test_replay_ends_with_the_recording() {
 	expect_lines out 3 "3 samples"
 }
 
-test_counters_going_down_count_from_the_reload() {
+@test "counters going down count from the reload" {
 	local k=$DATA/linux-6.12
 
 	replay "$k/running" "$k/paused"
@@ -314,7 +323,7 @@ test_counters_going_down_count_from_the_reload() {
 assert s[1]['stores_per_s'] == cols('$k/paused/$SWAP/io_stat')[0]"
 }
 
-test_unreadable_hist_falls_back_to_percentiles_since_load() {
+@test "unreadable hist falls back to percentiles since load" {
 	local k=$DATA/linux-6.12
 
 	snap a linux-6.12 paused
@@ -329,7 +338,7 @@ assert all(o['wait_window'] == 'load' for o in s)
 assert s[1]['wait_p50_us'] == cols('$k/running/$DMA/wait_stat')[5] / 1000"
 }
 
-test_header_repeats_every_screenful() {
+@test "header repeats every screenful" {
 	local k=$DATA/linux-6.12
 
 	replay "$k/paused" "$k/running" "$k/paused" "$k/running" "$k/paused" \
@@ -345,7 +354,7 @@ test_header_repeats_every_screenful() {
 
 # ------------------------------------------------------------ older and malformed
 
-test_older_module_with_fewer_columns_shows_dashes() {
+@test "older module with fewer columns shows dashes" {
 	snap s
 	cut -d' ' -f1-3 "$TMP/s/$SWAP/mm_stat" >"$TMP/m" && mv "$TMP/m" "$TMP/s/$SWAP/mm_stat"
 	cut -d' ' -f1-8 "$TMP/s/$SWAP/io_stat" >"$TMP/m" && mv "$TMP/m" "$TMP/s/$SWAP/io_stat"
@@ -370,7 +379,7 @@ assert o['wait_p50_us'] is None and o['waits'] is None
 assert o['vram_used_bytes'] == cols('$TMP/s/$SWAP/mm_stat')[2]"
 }
 
-test_newer_module_with_more_columns_is_read_as_before() {
+@test "newer module with more columns is read as before" {
 	snap s
 	sed -i 's/$/ 7 8 9/' "$TMP/s/$SWAP/io_stat" "$TMP/s/$DMA/wait_stat"
 	st -j --root "$TMP/s"
@@ -379,7 +388,7 @@ test_newer_module_with_more_columns_is_read_as_before() {
 	json_check "assert s[0]['stores'] == cols('$TMP/s/$SWAP/io_stat')[0]"
 }
 
-test_malformed_columns_show_dashes_and_are_reported_once() {
+@test "malformed columns show dashes and are reported once" {
 	snap s
 	echo "12 abc 3 4 5 6 7 8 9 10" >"$TMP/s/$SWAP/io_stat"
 	echo "garbage" >"$TMP/s/$SWAP/mm_stat"
@@ -403,7 +412,7 @@ test_malformed_columns_show_dashes_and_are_reported_once() {
 assert s[1]['wait_window'] == 'load'"
 }
 
-test_missing_vmstat_shows_dashes_for_the_kernel() {
+@test "missing vmstat shows dashes for the kernel" {
 	snap s
 	rm "$TMP/s/proc/vmstat"
 	st --root "$TMP/s"
@@ -414,7 +423,7 @@ test_missing_vmstat_shows_dashes_for_the_kernel() {
 	expect_text_val 1 pages "$(col "$TMP/s/$SWAP/mm_stat" 1)"
 }
 
-test_odd_client_names_are_left_out_of_json() {
+@test "odd client names are left out of json" {
 	snap s
 	mkdir "$TMP/s/$DMA/clients/bad\"name" "$TMP/s/$DMA/clients/blk"
 	echo "268435456 0" >"$TMP/s/$DMA/clients/blk/claim"
@@ -426,7 +435,7 @@ assert sorted(c) == ['blk', 'swap'], c
 assert c['blk']['claim_start'] == 268435456 and c['blk']['uploads'] is None"
 }
 
-test_every_variant_gives_valid_json() {
+@test "every variant gives valid json" {
 	local d
 
 	for d in "$DATA"/linux-*/*; do
@@ -435,16 +444,3 @@ test_every_variant_gives_valid_json() {
 		json_check "assert len(s) == 1 and s[0]['pages_stored'] is not None"
 	done
 }
-
-# ------------------------------------------------------------ main
-
-main() {
-	t_need_built "$BIN" "$PT"
-	command -v python3 >/dev/null || {
-		echo "run.sh: python3 is needed to check the JSON" >&2
-		exit 2
-	}
-	t_run_suite "$PT"
-}
-
-main

@@ -1,26 +1,32 @@
-#!/usr/bin/env bash
+#!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh - swapbench's tests: every unit case of pattern_test, then the
-# command line of the static binary as the VM tests use it.
+# swapbench.bats - the command line of the static swapbench binary, as the
+# VM tests use it (pattern_test, run before these by "make test", holds
+# the unit cases of the page patterns).
 #
-#   tests/run.sh BUILD_DIR      (BUILD_DIR holds swapbench and pattern_test)
+#   BUILD=DIR bats --tap tests/    (DIR holds swapbench and pattern_test)
 #
-# The runner and the assertions are tools/lib/test.sh's: each test runs in
-# its own subshell and passes only by getting to its end.  The last line is
-# "N passed, N failed"; the exit status is non-zero if anything failed.  A
-# test whose tool is missing says SKIP and counts as neither.
-set -euo pipefail
-
-# shellcheck source-path=SCRIPTDIR source=../../lib/test.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../../lib/test.sh"
-
-t_init "$@"
-SB="$BUILD/swapbench"
-PT="$BUILD/pattern_test"
+# The assertions are tools/lib/test_helper.bash's; bats runs each test in a
+# process of its own and reports TAP.  A test whose tool is missing is
+# skipped ("# skip"), and counts as neither passed nor failed.
 
 PAGE_SIZE=$(getconf PAGESIZE)
 PAGES_PER_MIB=$((1048576 / PAGE_SIZE))
+
+setup() {
+	load ../../lib/test_helper
+	t_setup swapbench pattern_test
+	SB=$BUILD/swapbench
+	PT=$BUILD/pattern_test
+	BG_PID=
+}
+
+# A long run a test started (start_long_run) dies with the test; its
+# worker dies with it.
+teardown() {
+	[[ -z $BG_PID ]] || kill "$BG_PID" 2>/dev/null || true
+}
 
 # ------------------------------------------------------------ helpers
 
@@ -47,7 +53,7 @@ expect_field() {
 
 # ------------------------------------------------------------ clean runs
 
-test_clean_run_passes_with_no_mismatches() {
+@test "clean run passes with no mismatches" {
 	sb -s 8 -p 2
 	expect_rc 0
 	expect_grep out '^swapbench: PASS '
@@ -56,14 +62,14 @@ test_clean_run_passes_with_no_mismatches() {
 	expect_field verified $((8 * PAGES_PER_MIB * 2))
 }
 
-test_summary_is_the_last_line_and_has_every_key_in_order() {
+@test "summary is the last line and has every key in order" {
 	sb -s 2 -p 1
 	expect_rc 0
 	tail -1 "$TMP/out" | grep -Eq '^swapbench: PASS pages=[0-9]+ verified=[0-9]+ mismatches=[0-9]+ pages_per_s=[0-9]+ p50_us=[0-9]+ p90_us=[0-9]+ p99_us=[0-9]+ max_us=[0-9]+ elapsed_s=[0-9]+\.[0-9]+$' ||
 		fail "bad summary: $(tail -1 "$TMP/out")"
 }
 
-test_every_data_kind_verifies() {
+@test "every data kind verifies" {
 	local kind
 
 	for kind in zero text half random mixed; do
@@ -74,7 +80,7 @@ test_every_data_kind_verifies() {
 	done
 }
 
-test_every_order_verifies() {
+@test "every order verifies" {
 	local order
 
 	for order in seq random mixed; do
@@ -84,7 +90,7 @@ test_every_order_verifies() {
 	done
 }
 
-test_progress_has_one_line_per_pass_in_mixed_order() {
+@test "progress has one line per pass in mixed order" {
 	sb -s 2 -p 3
 	expect_rc 0
 	expect_lines out 5 "4 progress lines + summary"
@@ -94,14 +100,14 @@ test_progress_has_one_line_per_pass_in_mixed_order() {
 	expect_grep out '^pass 3/3 random: .* p99 [0-9.]+us max [0-9.]+us$'
 }
 
-test_quiet_prints_only_the_summary() {
+@test "quiet prints only the summary" {
 	sb -s 2 -q
 	expect_rc 0
 	expect_lines out 1 "the summary"
 	expect_grep out '^swapbench: PASS '
 }
 
-test_zero_passes_only_fills() {
+@test "zero passes only fills" {
 	sb -s 2 -p 0 -q
 	expect_rc 0
 	expect_field pages $((2 * PAGES_PER_MIB))
@@ -109,7 +115,7 @@ test_zero_passes_only_fills() {
 }
 
 # --sync: no worker starts pass k + 1 before every worker finished pass k.
-test_sync_keeps_the_workers_in_step() {
+@test "sync keeps the workers in step" {
 	local k
 
 	sb -s 1 -P 8 -p 3 -o random --sync
@@ -129,7 +135,7 @@ test_sync_keeps_the_workers_in_step() {
 
 # ------------------------------------------------------------ corruption
 
-test_corrupt_page_fails_and_names_the_page() {
+@test "corrupt page fails and names the page" {
 	sb -s 8 -p 2 --corrupt-page 5
 	expect_rc 1
 	expect_grep out '^swapbench: FAIL '
@@ -139,7 +145,7 @@ test_corrupt_page_fails_and_names_the_page() {
 }
 
 # The rewrite after a mismatch heals the page: one corruption counts once.
-test_corruption_counts_once_in_every_kind_and_order() {
+@test "corruption counts once in every kind and order" {
 	local kind order
 
 	for kind in zero text half random; do
@@ -152,7 +158,7 @@ test_corruption_counts_once_in_every_kind_and_order() {
 	done
 }
 
-test_corrupting_the_last_page_is_detected() {
+@test "corrupting the last page is detected" {
 	sb -s 1 -p 1 -q --corrupt-page $((PAGES_PER_MIB - 1))
 	expect_rc 1
 	expect_grep err "page $((PAGES_PER_MIB - 1)) "
@@ -160,7 +166,7 @@ test_corrupting_the_last_page_is_detected() {
 
 # ------------------------------------------------------------ processes
 
-test_procs_merge_counts_of_every_worker() {
+@test "procs merge counts of every worker" {
 	sb -s 4 -p 2 -P 3
 	expect_rc 0
 	expect_field pages $((3 * 4 * PAGES_PER_MIB * 3))
@@ -170,7 +176,7 @@ test_procs_merge_counts_of_every_worker() {
 	expect_count out 3 '^\[worker [012]\] fill seq:'
 }
 
-test_procs_corrupt_page_hits_worker_0_once() {
+@test "procs corrupt page hits worker 0 once" {
 	sb -s 2 -p 2 -P 3 -q --corrupt-page 5
 	expect_rc 1
 	expect_field mismatches 1
@@ -194,19 +200,19 @@ worker_of() {
 
 # start_long_run: swapbench with one worker, in the background for longer
 # than any test, its output in $TMP/out and $TMP/err; sets the caller's
-# pid and child to the pids of the two.  Should the test fail, the parent is
-# killed, and its worker dies with it.
+# pid and child to the pids of the two.  Should the test fail, teardown
+# kills the parent, and its worker dies with it.  (3>&-: bats waits for
+# whoever holds its fd 3.)
 start_long_run() {
 	command -v pgrep >/dev/null || skip "no pgrep"
-	"$SB" -s 4 -p 20000 -o seq -q >"$TMP/out" 2>"$TMP/err" &
+	"$SB" -s 4 -p 20000 -o seq -q >"$TMP/out" 2>"$TMP/err" 3>&- &
 	pid=$!
-	# shellcheck disable=SC2064 # $pid is expanded now, on purpose
-	trap "kill $pid 2>/dev/null || true" EXIT
+	BG_PID=$pid
 	child=$(worker_of "$pid") || fail "no worker appeared"
 }
 
 # Kill the worker as the OOM killer would; the parent must say so.
-test_killed_worker_is_a_runtime_error_naming_the_signal() {
+@test "killed worker is a runtime error naming the signal" {
 	local pid child rc=0
 
 	start_long_run
@@ -218,7 +224,7 @@ test_killed_worker_is_a_runtime_error_naming_the_signal() {
 }
 
 # A parent killed by a harness timeout must not leave workers behind.
-test_workers_die_with_the_parent() {
+@test "workers die with the parent" {
 	local pid child i
 
 	start_long_run
@@ -232,7 +238,7 @@ test_workers_die_with_the_parent() {
 	fail "worker $child outlived its parent"
 }
 
-test_mmap_failure_is_a_runtime_error() {
+@test "mmap failure is a runtime error" {
 	(
 		ulimit -v $((64 * 1024))
 		sb -s 1024 -q
@@ -244,7 +250,7 @@ test_mmap_failure_is_a_runtime_error() {
 
 # ------------------------------------------------------------ arguments
 
-test_bad_arguments_exit_2_with_usage() {
+@test "bad arguments exit 2 with usage" {
 	local args
 
 	while read -r -a args; do
@@ -273,7 +279,7 @@ test_bad_arguments_exit_2_with_usage() {
 	EOF
 }
 
-test_help_fits_one_screen() {
+@test "help fits one screen" {
 	sb -h
 	expect_rc 0
 	expect_grep out '^usage: swapbench '
@@ -304,7 +310,7 @@ check_json() {
 	EOF
 }
 
-test_json_file_has_every_field_and_matches_the_summary() {
+@test "json file has every field and matches the summary" {
 	sb -s 4 -p 2 -P 2 -o random -d text -S 9 -q -j "$TMP/r.json"
 	expect_rc 0
 	check_json "$TMP/r.json" "
@@ -317,7 +323,7 @@ assert j['mismatches'] == 0 and j['error'] is None
 "
 }
 
-test_json_to_stdout_follows_the_summary_and_reports_fail() {
+@test "json to stdout follows the summary and reports fail" {
 	sb -s 2 -p 1 -q -j - --corrupt-page 3
 	expect_rc 1
 	expect_lines out 2 "summary + JSON"
@@ -329,7 +335,7 @@ assert j['corrupt_page'] == 3
 "
 }
 
-test_unwritable_json_is_a_runtime_error() {
+@test "unwritable json is a runtime error" {
 	sb -s 1 -q -j "$TMP/no/such/dir/r.json"
 	expect_rc 3
 	expect_grep err 'no/such/dir/r.json'
@@ -346,7 +352,7 @@ ratio() {
 	echo $((64 * 4096 * 100 / size))
 }
 
-test_kinds_compress_as_advertised() {
+@test "kinds compress as advertised" {
 	local r
 
 	r=$(ratio zero gzip -c)
@@ -360,7 +366,7 @@ test_kinds_compress_as_advertised() {
 }
 
 # zswap compresses one page at a time; lzo is its classic compressor.
-test_text_kind_compresses_2x_per_page_with_lzo() {
+@test "text kind compresses 2x per page with lzo" {
 	local f total=0
 
 	command -v lzop >/dev/null || skip "no lzop"
@@ -373,12 +379,3 @@ test_text_kind_compresses_2x_per_page_with_lzo() {
 	[[ $((16 * 4096 * 100 / total)) -ge 200 ]] ||
 		fail "text: lzo ratio $((16 * 4096 * 100 / total))/100 per page"
 }
-
-# ------------------------------------------------------------ main
-
-main() {
-	t_need_built "$SB" "$PT"
-	t_run_suite "$PT"
-}
-
-main
