@@ -43,7 +43,11 @@
 static struct unit_test *unit_tests;
 static struct unit_test *unit_current;
 static unsigned int unit_index, unit_passed, unit_failed_count, unit_total;
+static unsigned int unit_skipped_count;
 static bool unit_cur_failed;
+/* why the running test skipped itself (unit_skip()), or NULL */
+static char unit_skip_reason[128];
+static bool unit_cur_skipped;
 static jmp_buf unit_abort_env;
 static bool unit_abort_armed;
 static bool unit_is_verbose;
@@ -119,6 +123,17 @@ void unit_fail(const char *fmt, ...)
 bool unit_failed(void)
 {
 	return unit_cur_failed;
+}
+
+void unit_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	unit_cur_skipped = true;
+	va_start(ap, fmt);
+	vsnprintf(unit_skip_reason, sizeof(unit_skip_reason), fmt, ap);
+	va_end(ap);
+	unit_abort();
 }
 
 static void __attribute__((noreturn)) __unit_printf(1, 2)
@@ -647,9 +662,11 @@ void unit_wait_block(struct wait_queue_head *wq, const char *cond,
 
 /* ---- the runner ---- */
 
+/* KTAP's last line is a comment: the counts, which the plan bounds. */
 static void unit_summary(void)
 {
-	printf("%u passed, %u failed\n", unit_passed, unit_failed_count);
+	printf("# %u passed, %u failed, %u skipped\n", unit_passed,
+	       unit_failed_count, unit_skipped_count);
 	fflush(stdout);
 }
 
@@ -664,8 +681,13 @@ static void unit_death(void)
 		unit_failed_count++;
 	}
 	if (rest) {
+		/* each one a result, so that the plan is kept */
 		printf("# %u tests not run\n", rest);
-		unit_failed_count += rest;
+		while (unit_index < unit_total) {
+			printf("not ok %u (not run: the binary died)\n",
+			       ++unit_index);
+			unit_failed_count++;
+		}
 	}
 	unit_summary();
 }
@@ -683,6 +705,7 @@ static void unit_run(struct unit_test *t)
 
 	unit_current = t;
 	unit_cur_failed = false;
+	unit_cur_skipped = false;
 	unit_log_clear();
 	unit_clock_ns = UNIT_CLOCK_START;
 	memset(&unit_clock, 0, sizeof(unit_clock));
@@ -722,11 +745,16 @@ static void unit_run(struct unit_test *t)
 	if (unit_shim_leftovers())
 		unit_fail("state left behind (above)");
 
+	/* a test that failed before it skipped, or left a mess, failed */
 	if (unit_cur_failed) {
 		unit_failed_count++;
 		printf("not ok %u %s\n", unit_index, t->name);
 		if (!unit_is_verbose && unit_log()[0])
 			printf("#   kernel log:\n%s", unit_log());
+	} else if (unit_cur_skipped) {
+		unit_skipped_count++;
+		printf("ok %u %s # SKIP %s\n", unit_index, t->name,
+		       unit_skip_reason);
 	} else {
 		unit_passed++;
 		printf("ok %u %s\n", unit_index, t->name);
@@ -735,6 +763,10 @@ static void unit_run(struct unit_test *t)
 	unit_current = NULL;
 }
 
+/*
+ * The results in KTAP (Documentation/dev-tools/ktap.rst): the version, a
+ * plan, one "ok"/"not ok" line per test, diagnostics as "#" lines.
+ */
 int main(int argc, char **argv)
 {
 	const char *filter = argc > 1 ? argv[1] : NULL;
@@ -746,14 +778,16 @@ int main(int argc, char **argv)
 	__sanitizer_set_death_callback(unit_death);
 	signal(SIGALRM, unit_watchdog);
 
-	printf("# %s: %u tests\n", argv[0], unit_total);
+	if (filter)
+		for (t = unit_tests; t; t = t->next)
+			if (!strstr(t->name, filter))
+				unit_total--;
+	printf("KTAP version 1\n# %s: %u tests\n1..%u\n", argv[0],
+	       unit_total, unit_total);
 	for (t = unit_tests; t; t = t->next) {
-		unit_index++;
-		if (filter && !strstr(t->name, filter)) {
-			unit_total--;
-			unit_index--;
+		if (filter && !strstr(t->name, filter))
 			continue;
-		}
+		unit_index++;
 		unit_run(t);
 	}
 	unit_summary();

@@ -5,7 +5,8 @@
  * A test binary is one test file (foo_test.c) that #includes the kernel .c
  * files it tests, so that their static functions and module parameters are
  * reachable, and is linked with harness.o and shim.o.  Tests are declared
- * with UNIT_TEST(name) and run in the order they are written; each gets a
+ * with UNIT_TEST(name), run in the order they are written and reported in
+ * KTAP (Documentation/dev-tools/ktap.rst, as KUnit's are); each gets a
  * fresh log, a fake clock set to 1 s, and its own random seed, and fails if
  * it leaks an allocation, leaves a lock held, leaves a sysfs or debugfs
  * entry behind, WARNs, or breaks lock order.
@@ -52,6 +53,13 @@ void unit_check(bool ok, bool fatal, const char *file, int line,
 void unit_fail(const char *fmt, ...) __unit_printf(1, 2);
 /* Is the running test failed already? */
 bool unit_failed(void);
+/*
+ * End the running test as skipped ("ok N name # SKIP why"), for a test
+ * whose precondition does not hold in this build; a skipped test is
+ * counted as neither passed nor failed, and fails if it failed before
+ * skipping or left anything behind.
+ */
+void unit_skip(const char *fmt, ...) __unit_printf(1, 2) __attribute__((noreturn));
 
 #define __UNIT_CHECK(fatal, cond)					\
 	unit_check(!!(cond), fatal, __FILE__, __LINE__, "%s", #cond)
