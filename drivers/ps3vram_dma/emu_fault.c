@@ -174,7 +174,7 @@ void ps3vram_emu_land(struct ps3vram_emu *emu)
  * @mv should move now.
  */
 bool ps3vram_emu_defer_move(struct ps3vram_emu *emu,
-				   const struct ps3vram_emu_move *mv)
+			    const struct ps3vram_emu_move *mv)
 {
 	bool deferred = false;
 

@@ -42,6 +42,7 @@
 
 #include "core.h"
 
+/* The registry: the one engine, its claims and kobjects (see above). */
 DEFINE_MUTEX(ps3vram_dma_list_lock);
 struct ps3vram_dma *ps3vram_dma_engine;
 

@@ -90,6 +90,7 @@ static struct attribute *ps3vram_dma_attrs[] = {
 	&wait_stat_attr.attr,
 	NULL,
 };
+
 static const struct attribute_group ps3vram_dma_group = {
 	.attrs = ps3vram_dma_attrs,
 };

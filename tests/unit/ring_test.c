@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ring.c: the RSX FIFO encoding, word by word against the protocol of
- * drivers/block/ps3vram.c (KERNEL-NOTES.md), and as decoded and executed
+ * drivers/block/ps3vram.c (docs/rsx-protocol.md), and as decoded and executed
  * by the software RSX: random copies land where they should, and the ring
  * wraps around with a jump the emulator follows.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * mm/ps3vram_swap.c under test, and a fixture to bring it up: the zpool
+ * mm/ps3vram_swap_*.c under test, and a fixture to bring it up: the zpool
  * driver "ps3vram", called through its struct zpool_driver as zswap calls
  * it, over the emulated engine (dma_engine.h).  Include this file first in
  * a test file, before any other header.
@@ -54,7 +54,9 @@ static int swap_cpu_write(struct ps3vram_dma_client *client, u64 vram_off,
 			  const void *src, unsigned int len);
 #define ps3vram_dma_cpu_read	swap_cpu_read
 #define ps3vram_dma_cpu_write	swap_cpu_write
-#include "../../mm/ps3vram_swap.c"
+#include "../../mm/ps3vram_swap_zpool.c"
+#include "../../mm/ps3vram_swap_alloc.c"
+#include "../../mm/ps3vram_swap_writeback.c"
 #undef ps3vram_dma_cpu_read
 #undef ps3vram_dma_cpu_write
 

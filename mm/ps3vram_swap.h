@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ps3vram_swap internals, shared by ps3vram_swap_zpool.c (the zpool
+ * driver: mapping, loads and stores, sysfs, module init; the design is in
+ * its file comment), ps3vram_swap_alloc.c (the VRAM claim, blocks, size
+ * classes, handles) and ps3vram_swap_writeback.c (6.1's LRU writeback).
+ */
+#ifndef _MM_PS3VRAM_SWAP_H
+#define _MM_PS3VRAM_SWAP_H
+
+#include <linux/atomic.h>
+#include <linux/bitmap.h>
+#include <linux/kobject.h>
+#include <linux/list.h>
+#include <linux/log2.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/zpool.h>
+
+/*
+ * Kernel versions: 6.1-6.4 have shrink and zpool_ops->evict (the driver
+ * keeps the LRU); 6.5 moved the LRU into zswap; 6.10 renamed total_size to
+ * total_pages; 6.15 replaced map/unmap with obj_read_begin/end and
+ * obj_write; 6.16 added a NUMA node to malloc.  mm/Kbuild tells which
+ * interface <linux/zpool.h> has (PS3VRAM_ZPOOL_*), so backports work too.
+ * Only 6.1 and 6.12 are boot tested; the others are written from the
+ * interfaces.
+ */
+#ifdef PS3VRAM_ZPOOL_EVICT
+#define PS3VRAM_SWAP_EVICT	1
+#else
+#define PS3VRAM_SWAP_EVICT	0
+#endif
+
+/*
+ * sleep_mapped: up to 6.7 zswap maps an object on a load and only then
+ * waits for its per-CPU compressor mutex, which a store holds while it
+ * waits for a mapping entry or a staging slot: with sleep_mapped true the
+ * loads would hold every entry and slot across that wait, and both sides
+ * wait forever.  False makes zswap copy the object out and unmap before
+ * it locks (and 6.1's writeback unmap before its GFP_KERNEL page
+ * allocation and disk write).  With false, zswap 6.1 still maps only
+ * where it may sleep (map() waits for an entry, a slot and a copy): on a
+ * load after a GFP_ATOMIC kmalloc with no lock held, on a store under the
+ * compressor mutex, on writeback from its shrink worker.  6.8 and later
+ * lock first, then map: true saves that copy there.  mm/Kbuild defines
+ * PS3VRAM_ZPOOL_MAP_FIRST from the kernel's VERSION and PATCHLEVEL (below
+ * 6.8): no header of 6.5-6.7 differs usefully from 6.8's.
+ */
+#if PS3VRAM_SWAP_EVICT || defined(PS3VRAM_ZPOOL_MAP_FIRST)
+#define PS3VRAM_SWAP_SLEEP_MAPPED	false
+#else
+#define PS3VRAM_SWAP_SLEEP_MAPPED	true
+#endif
+
+/*
+ * Block size: 16 pages (64 KiB with 4 KiB pages, 1 MiB with 64 KiB
+ * pages), large enough that the tail waste of big classes stays small and
+ * a block holds 16 objects of the largest class.  Classes scale with the
+ * page too: 127 of them, PAGE_SIZE / 128 apart (32 bytes with 4 KiB
+ * pages, 512 with 64 KiB), so that the bitmaps cost the same RAM per
+ * block with either page size.
+ */
+#define PS3VRAM_SWAP_BLOCK_SHIFT	(PAGE_SHIFT + 4)
+#define PS3VRAM_SWAP_BLOCK_SIZE		BIT(PS3VRAM_SWAP_BLOCK_SHIFT)
+/* Class granularity: finer costs bitmap RAM, coarser costs VRAM. */
+#define PS3VRAM_SWAP_CLASS_DELTA	(PAGE_SIZE / 128)
+#define PS3VRAM_SWAP_MIN_SIZE		(2 * PS3VRAM_SWAP_CLASS_DELTA)
+/* One object is at most a page, moved by one engine copy of one slot. */
+#define PS3VRAM_SWAP_MAX_SIZE		PAGE_SIZE
+#define PS3VRAM_SWAP_NR_CLASSES		\
+	((PS3VRAM_SWAP_MAX_SIZE - PS3VRAM_SWAP_MIN_SIZE) /		\
+	 PS3VRAM_SWAP_CLASS_DELTA + 1)
+#define PS3VRAM_SWAP_MAX_OBJS		\
+	(PS3VRAM_SWAP_BLOCK_SIZE / PS3VRAM_SWAP_MIN_SIZE)
+#define PS3VRAM_SWAP_OBJ_BITS		ilog2(PS3VRAM_SWAP_MAX_OBJS)
+/* Concurrent mappings per pool: a few per CPU is plenty. */
+#define PS3VRAM_SWAP_MAX_MAPS		64
+/* Copies retried after an engine reset before the CPU moves the bytes. */
+#define PS3VRAM_SWAP_RETRIES		2
+/* Objects 6.1's shrink writes back at most per page it is asked for. */
+#define PS3VRAM_SWAP_SHRINK_OBJS	32
+/* What a failed load hands back: no decompressor accepts it. */
+#define PS3VRAM_SWAP_POISON		0xff
+
+
+/* Counters, in the column order of the sysfs files. */
+enum ps3vram_swap_stat_item {
+	/* mm_stat */
+	PS3VRAM_SWAP_STORED,		/* objects stored */
+	PS3VRAM_SWAP_STORED_BYTES,	/* their size, rounded to the class */
+	PS3VRAM_SWAP_VRAM_USED,		/* bytes of VRAM in blocks in use */
+	NR_PS3VRAM_SWAP_MM_STATS,
+	/* io_stat */
+	PS3VRAM_SWAP_STORES = NR_PS3VRAM_SWAP_MM_STATS,	/* map(WO) + upload */
+	PS3VRAM_SWAP_LOADS,		/* map(RO) + download */
+	PS3VRAM_SWAP_REJECT_FULL,	/* malloc: VRAM full, -ENOMEM */
+	PS3VRAM_SWAP_REJECT_SIZE,	/* malloc: larger than a page */
+	PS3VRAM_SWAP_RETRIES_UP,	/* uploads retried after a failure */
+	PS3VRAM_SWAP_RETRIES_DOWN,	/* downloads retried */
+	PS3VRAM_SWAP_CPU_WRITES,	/* stores finished by the CPU */
+	PS3VRAM_SWAP_CPU_READS,		/* loads finished by the CPU */
+	PS3VRAM_SWAP_EVICTED,		/* objects written back (6.1 shrink) */
+	PS3VRAM_SWAP_EVICT_FAILED,	/* ... that zswap could not write back */
+	NR_PS3VRAM_SWAP_STATS,
+};
+
+/**
+ * struct ps3vram_swap_block - RAM metadata of a block of VRAM
+ * @list: in its pool's partial list of its class while it has room
+ * @lru: in its pool's LRU while it is in use (6.1 writeback)
+ * @pool: the pool using it, NULL when free
+ * @class: size class index
+ * @used: objects allocated
+ * @draining: being written back (6.1), over one or more shrink requests:
+ *	off the partial list, so that no object is allocated in it
+ * @reclaim: an evict() of one of its objects is running: not released
+ *	when empty, the writeback releases it
+ * @map: allocated objects
+ * @pending: allocated objects not stored yet (no upload done): writeback
+ *	must not read them
+ * @lost: objects whose store reached VRAM neither by DMA nor by the CPU:
+ *	a load of one gets poison
+ *
+ * All of it, bits included, is protected by @pool->lock.
+ */
+struct ps3vram_swap_block {
+	struct list_head list;
+	struct list_head lru;
+	struct ps3vram_swap_pool *pool;
+	u16 class;
+	u16 used;
+	bool draining;
+	bool reclaim;
+	DECLARE_BITMAP(map, PS3VRAM_SWAP_MAX_OBJS);
+	DECLARE_BITMAP(pending, PS3VRAM_SWAP_MAX_OBJS);
+	DECLARE_BITMAP(lost, PS3VRAM_SWAP_MAX_OBJS);
+};
+
+/**
+ * struct ps3vram_swap_map - a live mapping
+ * @handle: the mapped handle, 0 when the entry is free
+ * @task: the task that mapped it; zswap unmaps in the same function, and
+ *	6.1 can map one handle twice at once (a load racing a writeback)
+ * @slot: the staging slot it is mapped in
+ * @write: mapped for writing (write-only or read-write): unmap uploads
+ * @failed: mapped for reading and the object could not be loaded: the
+ *	slot holds poison
+ */
+struct ps3vram_swap_map {
+	unsigned long handle;
+	struct task_struct *task;
+	struct ps3vram_dma_slot *slot;
+	bool write;
+	bool failed;
+};
+
+/**
+ * struct ps3vram_swap_pool - one zpool
+ * @lock: protects @partial, @lru and the blocks of this pool
+ * @partial: blocks with free objects, per class
+ * @lru: blocks, most recently allocated from first
+ * @blocks: blocks in use
+ * @map_lock: protects @maps
+ * @maps: live mappings
+ * @map_wait: where map() waits for a free entry in @maps
+ * @zpool: zswap's handle for this pool, for evict (6.1)
+ * @ops: zswap's evict callback (6.1), may be NULL
+ * @drain: the block being written back across shrink requests, or NULL
+ * @drain_obj: the object of @drain the next request starts from
+ * @evict_handle: the handle evict() runs for, 0 when none
+ * @evict_task: the task that runs it
+ * @evict_freed: zswap freed @evict_handle from within evict(): it was
+ *	written back (an entry zswap had invalidated is freed elsewhere)
+ *
+ * @drain to @evict_freed are protected by @lock.
+ */
+struct ps3vram_swap_pool {
+	spinlock_t lock;		/* see above */
+	struct list_head partial[PS3VRAM_SWAP_NR_CLASSES];
+	struct list_head lru;
+	unsigned long blocks;
+	spinlock_t map_lock;		/* see above */
+	struct ps3vram_swap_map maps[PS3VRAM_SWAP_MAX_MAPS];
+	wait_queue_head_t map_wait;
+#if PS3VRAM_SWAP_EVICT
+	struct zpool *zpool;
+	const struct zpool_ops *ops;
+	struct ps3vram_swap_block *drain;
+	unsigned int drain_obj;
+	unsigned long evict_handle;
+	struct task_struct *evict_task;
+	bool evict_freed;
+#endif
+};
+
+/**
+ * struct ps3vram_swap - the VRAM all pools share
+ * @lock: protects @client, @nr_blocks, @blocks and @users (create/destroy)
+ * @client: the engine client and its VRAM claim; NULL without pools
+ * @users: pools alive
+ * @nr_blocks: blocks in the claim
+ * @blocks: metadata of every block
+ * @free_lock: protects @free, @nr_free and @tight
+ * @free: stack of free block numbers
+ * @nr_free: its depth
+ * @low: free blocks under which the pools report zswap's limit reached
+ * @high: free blocks from which they report their own size again
+ * @tight: under @low and not back to @high yet
+ * @broken: the last copy reached VRAM neither by DMA nor by the CPU
+ * @stat: counters since load
+ * @kobj: /sys/kernel/ps3vram_swap
+ */
+struct ps3vram_swap {
+	struct mutex lock;		/* see above */
+	struct ps3vram_dma_client *client;
+	unsigned int users;
+	unsigned int nr_blocks;
+	struct ps3vram_swap_block *blocks;
+	spinlock_t free_lock;		/* see above */
+	u32 *free;
+	unsigned int nr_free;
+	unsigned int low;
+	unsigned int high;
+	bool tight;
+	bool broken;
+	atomic64_t stat[NR_PS3VRAM_SWAP_STATS];
+	struct kobject *kobj;
+};
+
+extern struct ps3vram_swap ps3vram_swap;
+
+static inline void ps3vram_swap_count(enum ps3vram_swap_stat_item item, s64 n)
+{
+	atomic64_add(n, &ps3vram_swap.stat[item]);
+}
+
+/* ps3vram_swap_alloc.c */
+unsigned int ps3vram_swap_class(size_t size);
+unsigned int ps3vram_swap_class_size(unsigned int class);
+unsigned int ps3vram_swap_class_objs(unsigned int class);
+unsigned long ps3vram_swap_handle(unsigned int block, unsigned int obj);
+struct ps3vram_swap_block *
+ps3vram_swap_decode(unsigned long handle, unsigned int *obj, u64 *vram_off,
+		    unsigned int *len);
+void ps3vram_swap_block_release(struct ps3vram_swap_pool *pool,
+				struct ps3vram_swap_block *block);
+int ps3vram_swap_alloc(struct ps3vram_swap_pool *pool, unsigned int class,
+		       unsigned long *handle);
+struct ps3vram_swap_pool *ps3vram_swap_create_pool(void);
+void ps3vram_swap_destroy_pool(struct ps3vram_swap_pool *pool);
+
+/* ps3vram_swap_writeback.c */
+#if PS3VRAM_SWAP_EVICT
+int ps3vram_swap_shrink(struct ps3vram_swap_pool *pool, unsigned int pages,
+			unsigned int *reclaimed);
+#endif
+
+#endif /* _MM_PS3VRAM_SWAP_H */

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ps3vram_swap: the VRAM claim, its blocks, size classes and handles
+ *
+ * Storage layout
+ * --------------
+ * The module claims one range of VRAM (vram_mb, default the largest free
+ * range) and cuts it into blocks of 16 pages: 64 KiB with 4 KiB pages,
+ * 1 MiB with 64 KiB pages (CONFIG_PPC_64K_PAGES).  A block holds objects
+ * of one size class: sizes are rounded up to a multiple of PAGE_SIZE / 128
+ * (32 bytes with 4 KiB pages, 512 with 64 KiB), twice that at least, and
+ * steps that fit as many objects into a block share the largest one's
+ * class; a block of class size S holds 16 pages / S objects, 16 of the
+ * largest (one page; one engine copy of one slot).  The waste is the
+ * rounding and the tail of a block (< S, under 6.25 %).  With 4 KiB pages
+ * the rounding is 48 bytes per object on average over sizes 1-4096, 76 over
+ * 2-4 KiB (52 for 2-3 KiB, 99 for 3-4 KiB): the merged classes are up to
+ * 256 bytes wide at the top.  Pools (zswap makes a new one when its
+ * compressor or zpool changes) share the block supply; each keeps its own
+ * partial-block lists and LRU.
+ *
+ * All metadata lives in RAM: a struct ps3vram_swap_block per block with
+ * bitmaps of its objects (allocated, not uploaded yet, lost), and a stack
+ * of free block numbers.  There is no per-object allocation: a handle
+ * encodes the block number and the object index (plus one, so that no
+ * handle is 0), and the class of the block gives the object's size and
+ * VRAM offset.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/bitmap.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/ps3vram_dma.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/vmalloc.h>
+#include <linux/wait.h>
+
+#include "ps3vram_swap.h"
+
+static unsigned int vram_mb;
+module_param(vram_mb, uint, 0444);
+MODULE_PARM_DESC(vram_mb, "VRAM to claim in MiB (default 0: the largest free range)");
+
+/* ---- handles and classes ----------------------------------------------- */
+
+/*
+ * Sizes round up to a 32-byte step; then steps that fit as many objects
+ * into a block are merged into the largest of them, as zsmalloc merges its
+ * classes.  The block holds the same number of objects either way, and
+ * one partly filled block serves the whole group: above 2 KiB there are 16
+ * such groups instead of 64 steps.
+ */
+unsigned int ps3vram_swap_class(size_t size)
+{
+	unsigned int objs, merged;
+
+	size = round_up(max_t(size_t, size, PS3VRAM_SWAP_MIN_SIZE),
+			PS3VRAM_SWAP_CLASS_DELTA);
+	objs = PS3VRAM_SWAP_BLOCK_SIZE / size;
+	merged = round_down(PS3VRAM_SWAP_BLOCK_SIZE / objs,
+			    PS3VRAM_SWAP_CLASS_DELTA);
+	return (merged - PS3VRAM_SWAP_MIN_SIZE) / PS3VRAM_SWAP_CLASS_DELTA;
+}
+
+unsigned int ps3vram_swap_class_size(unsigned int class)
+{
+	return PS3VRAM_SWAP_MIN_SIZE + class * PS3VRAM_SWAP_CLASS_DELTA;
+}
+
+unsigned int ps3vram_swap_class_objs(unsigned int class)
+{
+	return PS3VRAM_SWAP_BLOCK_SIZE / ps3vram_swap_class_size(class);
+}
+
+unsigned long ps3vram_swap_handle(unsigned int block, unsigned int obj)
+{
+	return ((unsigned long)block << PS3VRAM_SWAP_OBJ_BITS | obj) + 1;
+}
+
+struct ps3vram_swap_block *
+ps3vram_swap_decode(unsigned long handle, unsigned int *obj, u64 *vram_off,
+		    unsigned int *len)
+{
+	unsigned int nr = (handle - 1) >> PS3VRAM_SWAP_OBJ_BITS;
+	struct ps3vram_swap_block *block = &ps3vram_swap.blocks[nr];
+
+	*obj = (handle - 1) & (PS3VRAM_SWAP_MAX_OBJS - 1);
+	*len = ps3vram_swap_class_size(block->class);
+	*vram_off = ((u64)nr << PS3VRAM_SWAP_BLOCK_SHIFT) + *obj * *len;
+	return block;
+}
+
+/* ---- blocks ------------------------------------------------------------ */
+
+/* Under the low watermark until back at the high one: see the top. */
+static void ps3vram_swap_watermark(void)
+{
+	lockdep_assert_held(&ps3vram_swap.free_lock);
+
+	if (ps3vram_swap.nr_free < ps3vram_swap.low)
+		WRITE_ONCE(ps3vram_swap.tight, true);
+	else if (ps3vram_swap.nr_free >= ps3vram_swap.high)
+		WRITE_ONCE(ps3vram_swap.tight, false);
+}
+
+static struct ps3vram_swap_block *ps3vram_swap_block_get(void)
+{
+	struct ps3vram_swap_block *block = NULL;
+
+	spin_lock(&ps3vram_swap.free_lock);
+	if (ps3vram_swap.nr_free)
+		block = &ps3vram_swap.blocks[ps3vram_swap.free[--ps3vram_swap.nr_free]];
+	ps3vram_swap_watermark();
+	spin_unlock(&ps3vram_swap.free_lock);
+	return block;
+}
+
+static void ps3vram_swap_block_put(struct ps3vram_swap_block *block)
+{
+	spin_lock(&ps3vram_swap.free_lock);
+	ps3vram_swap.free[ps3vram_swap.nr_free++] = block - ps3vram_swap.blocks;
+	ps3vram_swap_watermark();
+	spin_unlock(&ps3vram_swap.free_lock);
+}
+
+/* Take an empty block off the pool's lists and return it to the supply. */
+void ps3vram_swap_block_release(struct ps3vram_swap_pool *pool,
+				       struct ps3vram_swap_block *block)
+{
+	lockdep_assert_held(&pool->lock);
+
+	list_del_init(&block->list);
+	list_del_init(&block->lru);
+#if PS3VRAM_SWAP_EVICT
+	if (pool->drain == block)
+		pool->drain = NULL;
+#endif
+	block->draining = false;
+	block->pool = NULL;
+	pool->blocks--;
+	ps3vram_swap_count(PS3VRAM_SWAP_VRAM_USED, -PS3VRAM_SWAP_BLOCK_SIZE);
+	ps3vram_swap_block_put(block);
+}
+
+/* Allocate an object of @class; caller holds pool->lock. */
+int ps3vram_swap_alloc(struct ps3vram_swap_pool *pool,
+			      unsigned int class, unsigned long *handle)
+{
+	struct ps3vram_swap_block *block;
+	unsigned int obj, objs = ps3vram_swap_class_objs(class);
+
+	lockdep_assert_held(&pool->lock);
+
+	block = list_first_entry_or_null(&pool->partial[class],
+					 struct ps3vram_swap_block, list);
+	if (!block) {
+		block = ps3vram_swap_block_get();
+		if (!block)
+			return -ENOMEM;
+		block->pool = pool;
+		block->class = class;
+		block->used = 0;
+		block->draining = false;
+		block->reclaim = false;
+		bitmap_zero(block->map, PS3VRAM_SWAP_MAX_OBJS);
+		bitmap_zero(block->pending, PS3VRAM_SWAP_MAX_OBJS);
+		bitmap_zero(block->lost, PS3VRAM_SWAP_MAX_OBJS);
+		list_add(&block->list, &pool->partial[class]);
+		list_add(&block->lru, &pool->lru);
+		pool->blocks++;
+		ps3vram_swap_count(PS3VRAM_SWAP_VRAM_USED,
+				   PS3VRAM_SWAP_BLOCK_SIZE);
+	}
+	obj = find_first_zero_bit(block->map, objs);
+	__set_bit(obj, block->map);
+	/* Until unmap uploads it; free clears it too. */
+	__set_bit(obj, block->pending);
+	if (++block->used == objs)
+		list_del_init(&block->list);
+	list_move(&block->lru, &pool->lru);
+	*handle = ps3vram_swap_handle(block - ps3vram_swap.blocks, obj);
+	return 0;
+}
+
+/* ---- pools and the VRAM claim ------------------------------------------ */
+
+/* The first pool claims VRAM and sets up the block supply. */
+static int ps3vram_swap_claim(void)
+{
+	struct ps3vram_dma_client *client;
+	unsigned int i, n;
+
+	lockdep_assert_held(&ps3vram_swap.lock);
+
+	if (ps3vram_swap.users++)
+		return 0;
+
+	client = ps3vram_dma_client_create("swap", (u64)vram_mb << 20);
+	if (IS_ERR(client)) {
+		pr_err("cannot claim VRAM: %ld%s\n", PTR_ERR(client),
+		       PTR_ERR(client) == -ENODEV ? " (no ps3vram_dma engine)" : "");
+		ps3vram_swap.users--;
+		return PTR_ERR(client);
+	}
+	n = ps3vram_dma_client_size(client) >> PS3VRAM_SWAP_BLOCK_SHIFT;
+	ps3vram_swap.blocks = vcalloc(n, sizeof(*ps3vram_swap.blocks));
+	ps3vram_swap.free = vcalloc(n, sizeof(*ps3vram_swap.free));
+	if (!ps3vram_swap.blocks || !ps3vram_swap.free) {
+		vfree(ps3vram_swap.blocks);
+		vfree(ps3vram_swap.free);
+		ps3vram_dma_client_destroy(client);
+		ps3vram_swap.users--;
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		INIT_LIST_HEAD(&ps3vram_swap.blocks[i].list);
+		INIT_LIST_HEAD(&ps3vram_swap.blocks[i].lru);
+		/* Hand out low blocks first. */
+		ps3vram_swap.free[i] = n - 1 - i;
+	}
+	ps3vram_swap.nr_blocks = n;
+	ps3vram_swap.nr_free = n;
+	ps3vram_swap.low = max(2U, DIV_ROUND_UP(n, 32));
+	ps3vram_swap.high = max(2 * ps3vram_swap.low, DIV_ROUND_UP(n, 8));
+	ps3vram_swap.tight = false;
+	ps3vram_swap.broken = false;
+	ps3vram_swap.client = client;
+	pr_info("%u MiB of VRAM for zswap; zswap limits it to max_pool_percent (%u%% needed for all of it)\n",
+		(unsigned int)((u64)n << PS3VRAM_SWAP_BLOCK_SHIFT >> 20),
+		(unsigned int)DIV_ROUND_UP_ULL((u64)n * 100 *
+			(PS3VRAM_SWAP_BLOCK_SIZE >> PAGE_SHIFT), totalram_pages()));
+	return 0;
+}
+
+static void ps3vram_swap_unclaim(void)
+{
+	lockdep_assert_held(&ps3vram_swap.lock);
+
+	if (--ps3vram_swap.users)
+		return;
+	WARN_ON(ps3vram_swap.nr_free != ps3vram_swap.nr_blocks);
+	ps3vram_dma_client_destroy(ps3vram_swap.client);
+	ps3vram_swap.client = NULL;
+	vfree(ps3vram_swap.blocks);
+	vfree(ps3vram_swap.free);
+	ps3vram_swap.blocks = NULL;
+	ps3vram_swap.free = NULL;
+	ps3vram_swap.nr_blocks = 0;
+	ps3vram_swap.nr_free = 0;
+}
+
+struct ps3vram_swap_pool *ps3vram_swap_create_pool(void)
+{
+	struct ps3vram_swap_pool *pool;
+	unsigned int i;
+	int ret;
+
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	if (!pool)
+		return NULL;
+	spin_lock_init(&pool->lock);
+	spin_lock_init(&pool->map_lock);
+	init_waitqueue_head(&pool->map_wait);
+	INIT_LIST_HEAD(&pool->lru);
+	for (i = 0; i < PS3VRAM_SWAP_NR_CLASSES; i++)
+		INIT_LIST_HEAD(&pool->partial[i]);
+
+	mutex_lock(&ps3vram_swap.lock);
+	ret = ps3vram_swap_claim();
+	mutex_unlock(&ps3vram_swap.lock);
+	if (ret) {
+		kfree(pool);
+		return NULL;
+	}
+	return pool;
+}
+
+void ps3vram_swap_destroy_pool(struct ps3vram_swap_pool *pool)
+{
+	struct ps3vram_swap_block *block, *tmp;
+
+	/* zswap frees every object first; release what a bug left behind. */
+	spin_lock(&pool->lock);
+	list_for_each_entry_safe(block, tmp, &pool->lru, lru) {
+		WARN_ONCE(1, "destroying a pool with %u objects in use\n",
+			  block->used);
+		ps3vram_swap_count(PS3VRAM_SWAP_STORED, -block->used);
+		ps3vram_swap_count(PS3VRAM_SWAP_STORED_BYTES, -(s64)block->used *
+				   ps3vram_swap_class_size(block->class));
+		ps3vram_swap_block_release(pool, block);
+	}
+	spin_unlock(&pool->lock);
+
+	mutex_lock(&ps3vram_swap.lock);
+	ps3vram_swap_unclaim();
+	mutex_unlock(&ps3vram_swap.lock);
+	kfree(pool);
+}

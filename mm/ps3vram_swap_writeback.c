@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ps3vram_swap: writeback of the least recently allocated block (6.1-6.4)
+ *
+ * Up to 6.4 the zpool driver keeps the LRU and zswap asks it to shrink;
+ * from 6.5 zswap keeps the LRU itself and this file compiles to nothing.
+ * See "Limits and tiering" in ps3vram_swap_zpool.c.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/bitmap.h>
+#include <linux/list.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/zpool.h>
+
+#include "ps3vram_swap.h"
+
+#if PS3VRAM_SWAP_EVICT
+/*
+ * Write back objects of the block being drained, or else of the least
+ * recently allocated block, at most *@budget of them; zswap's evict() maps
+ * and frees each handle.  Objects not uploaded yet (pending) or lost are
+ * skipped: their VRAM does not hold a zswap header.
+ * Nothing is written back while the last copy failed both ways (the
+ * engine is gone): zswap 6.1 would read its swpentry out of the poison.
+ * Return: 0 when the block was freed; -EINPROGRESS when the budget ran out
+ * first (the next call resumes the block); -EAGAIN when there is no block,
+ * the engine is broken, or writeback failed or left skipped objects (the
+ * block goes back).
+ */
+static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
+			      unsigned int *budget)
+{
+	struct ps3vram_swap_block *block;
+	unsigned int obj, objs;
+	unsigned long handle;
+	bool freed;
+	int ret = 0;
+
+	if (READ_ONCE(ps3vram_swap.broken))
+		return -EAGAIN;
+	spin_lock(&pool->lock);
+	block = pool->drain;
+	if (!block) {
+		list_for_each_entry_reverse(block, &pool->lru, lru)
+			if (!block->draining)
+				break;
+		if (list_entry_is_head(block, &pool->lru, lru)) {
+			spin_unlock(&pool->lock);
+			return -EAGAIN;
+		}
+		block->draining = true;
+		list_del_init(&block->list);
+		pool->drain = block;
+		pool->drain_obj = 0;
+	} else if (block->reclaim) {
+		/* Another shrink is on it. */
+		spin_unlock(&pool->lock);
+		return -EAGAIN;
+	}
+	block->reclaim = true;
+	objs = ps3vram_swap_class_objs(block->class);
+	for (obj = pool->drain_obj;; obj++) {
+		obj = find_next_bit(block->map, objs, obj);
+		if (obj >= objs)
+			break;
+		if (test_bit(obj, block->pending) || test_bit(obj, block->lost))
+			continue;
+		if (!*budget) {
+			ret = -EINPROGRESS;
+			break;
+		}
+		--*budget;
+		handle = ps3vram_swap_handle(block - ps3vram_swap.blocks, obj);
+		pool->evict_handle = handle;
+		pool->evict_task = current;
+		pool->evict_freed = false;
+		spin_unlock(&pool->lock);
+		ret = pool->ops->evict(pool->zpool, handle);
+		spin_lock(&pool->lock);
+		freed = pool->evict_freed;
+		pool->evict_handle = 0;
+		pool->evict_task = NULL;
+		if (ret) {
+			ps3vram_swap_count(PS3VRAM_SWAP_EVICT_FAILED, 1);
+			ret = -EAGAIN;
+			break;
+		}
+		/*
+		 * Written back: zswap freed it in evict(), or a load holding
+		 * the entry will.  Neither when zswap had invalidated it: the
+		 * invalidation freed it, in another task.
+		 */
+		if (freed || test_bit(obj, block->map))
+			ps3vram_swap_count(PS3VRAM_SWAP_EVICTED, 1);
+	}
+	block->reclaim = false;
+	if (!block->used) {
+		ps3vram_swap_block_release(pool, block);
+		ret = 0;
+	} else if (ret == -EINPROGRESS) {
+		pool->drain_obj = obj;
+	} else {
+		block->draining = false;
+		pool->drain = NULL;
+		if (block->used < objs)
+			list_add(&block->list, &pool->partial[block->class]);
+		list_move(&block->lru, &pool->lru);
+		ret = -EAGAIN;
+	}
+	spin_unlock(&pool->lock);
+	return ret;
+}
+
+/*
+ * 6.1's zswap asks for one page whenever a store finds the pool full: write
+ * back at most PS3VRAM_SWAP_SHRINK_OBJS objects per page asked for, and go
+ * on with the same block at the next request.
+ * Return: 0 when at least one block was freed, -EAGAIN otherwise.
+ */
+int ps3vram_swap_shrink(struct ps3vram_swap_pool *pool, unsigned int pages,
+			unsigned int *reclaimed)
+{
+	unsigned int done = 0, tries = pages, budget;
+	int ret;
+
+	if (!pool->ops || !pool->ops->evict)
+		return -EINVAL;
+	budget = pages > UINT_MAX / PS3VRAM_SWAP_SHRINK_OBJS ? UINT_MAX :
+		 pages * PS3VRAM_SWAP_SHRINK_OBJS;
+	while (done < pages && budget && tries) {
+		ret = ps3vram_swap_drain(pool, &budget);
+		if (!ret)
+			done += PS3VRAM_SWAP_BLOCK_SIZE >> PAGE_SHIFT;
+		else if (ret == -EAGAIN)
+			tries--;
+	}
+	if (reclaimed)
+		*reclaimed = done;
+	return done ? 0 : -EAGAIN;
+}
+#endif

@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ps3vram_swap: zswap's compressed pages in the PS3 video RAM
+ *
+ * A zpool driver, "ps3vram", that stores objects in VRAM through the shared
+ * ps3vram_dma engine.  The CPU never reads VRAM on the way: every byte goes
+ * through a staging slot in the XDR buffer and is moved by the GPU's DMA.
+ *
+ *
+ * Mapping
+ * -------
+ * map(WO) hands zswap a staging slot; unmap copies it to VRAM (upload and
+ * wait, a few microseconds).  map(RO) downloads the object into a slot and
+ * waits; unmap gives the slot back.  map(RW) does both.  zswap's own memcpy
+ * (store) and its decompression reading the slot (load) are the only CPU
+ * accesses.  sleep_mapped is true from 6.8, where zswap locks its per-CPU
+ * compressor mutex before it maps: holding a slot across a sleeping
+ * decompression is fine there, and false would make zswap copy every
+ * object once more.  Up to 6.7 zswap maps first and then waits for that
+ * mutex, which a store holds while it waits for a mapping entry or slot:
+ * sleep_mapped is false there, so that zswap copies the object out and
+ * unmaps before it waits (one memcpy of the compressed object per load).
+ * Live mappings are kept in a small table so that unmap finds the slot.
+ *
+ * Failures
+ * --------
+ * A copy that fails (timeout or engine reset) is retried after the reset;
+ * when the retries are spent the object is moved by the CPU instead: slow
+ * (VRAM reads run at ~16 MB/s on a PS3) but correct.  When the CPU path
+ * fails too (-ENODEV once the engine is gone, a PS3 after shutdown), a
+ * load gets poison, 0xff bytes that lzo, lzo-rle, lz4, zstd, deflate and
+ * 842 all refuse, and the handle is logged: zswap then fails loudly (its
+ * decompression BUG_ON on 6.1 and 6.12) instead of decompressing the
+ * slot's previous bytes, maybe another page's.  A store that reached VRAM
+ * neither way is logged and marked lost in RAM: its loads get poison until
+ * zswap frees it.  A load never hands back wrong bytes.  While the last
+ * copy failed both ways, 6.1's writeback is not started (zswap would take
+ * a swpentry out of the poison); the one writeback that meets the failure
+ * first cannot be stopped.
+ *
+ * malloc() rejects with -ENOMEM when VRAM is full (zswap counts it as
+ * reject_alloc_fail; -ENOSPC would read as poor compression) and zswap
+ * sends the page to disk.
+ *
+ * Limits and tiering
+ * ------------------
+ * zswap caps its pools at max_pool_percent of RAM, measured with the size
+ * this driver reports, which is the VRAM it occupies.  See
+ * Documentation/admin-guide/ps3vram-swap.rst for the setting that lets the
+ * tier use all of the VRAM (the figure printed at the first pool: VRAM /
+ * RAM * 100).  So that zswap's limit, which writes its coldest entries back
+ * to disk, fires before malloc() fails on new pages, the size reported
+ * also has watermarks: when free VRAM falls under the low watermark (a
+ * 32nd of the claim, 2 blocks at least) every pool reports its VRAM plus
+ * all of RAM and the whole claim, more than any max_pool_percent up to
+ * 100 + 100 * claim / RAM allows, until free VRAM is back at the high
+ * watermark (an 8th of the claim, twice the low one at least), after which
+ * the VRAM in use is at most 7/8 of the claim, under zswap's accept
+ * threshold (90 % of the limit) with the recommended max_pool_percent.  On
+ * 6.1, zswap asks the driver to shrink one page per rejected store: the
+ * driver writes back at most 32 objects per page asked for, of the least
+ * recently allocated block, and resumes that block at the next request
+ * (objects not uploaded yet and lost ones are skipped).
+ *
+ * Files: this one is the zpool driver (mapping, loads and stores, sysfs,
+ * module init); ps3vram_swap_alloc.c the storage layout above (claim,
+ * blocks, classes, handles); ps3vram_swap_writeback.c 6.1's writeback;
+ * ps3vram_swap.h what they share.
+ *
+ * Locking: pool->lock (partial lists, LRU, the blocks the pool owns, their
+ * bitmaps and flags, the 6.1 writeback state) nests outside
+ * ps3vram_swap.free_lock (the free block stack and the watermark state).
+ * pool->map_lock protects the mapping table only; its waiters wait
+ * exclusively, one woken per entry freed.  No lock is held across a copy
+ * or a call into zswap.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/bitmap.h>
+#include <linux/kobject.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/ps3vram_dma.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/sysfs.h>
+#include <linux/vmalloc.h>
+#include <linux/wait.h>
+#include <linux/zpool.h>
+
+
+#include "ps3vram_swap.h"
+
+struct ps3vram_swap ps3vram_swap = {
+	.lock = __MUTEX_INITIALIZER(ps3vram_swap.lock),
+	.free_lock = __SPIN_LOCK_UNLOCKED(ps3vram_swap.free_lock),
+};
+
+/* ---- mappings ---------------------------------------------------------- */
+
+static struct ps3vram_swap_map *
+ps3vram_swap_map_try(struct ps3vram_swap_pool *pool, unsigned long handle)
+{
+	struct ps3vram_swap_map *map = NULL;
+	unsigned int i;
+
+	spin_lock(&pool->map_lock);
+	for (i = 0; i < PS3VRAM_SWAP_MAX_MAPS; i++) {
+		if (!pool->maps[i].handle) {
+			map = &pool->maps[i];
+			map->handle = handle;
+			map->task = current;
+			break;
+		}
+	}
+	spin_unlock(&pool->map_lock);
+	return map;
+}
+
+static struct ps3vram_swap_map *
+ps3vram_swap_map_find(struct ps3vram_swap_pool *pool, unsigned long handle)
+{
+	unsigned int i;
+
+	spin_lock(&pool->map_lock);
+	for (i = 0; i < PS3VRAM_SWAP_MAX_MAPS; i++)
+		if (pool->maps[i].handle == handle &&
+		    pool->maps[i].task == current)
+			break;
+	spin_unlock(&pool->map_lock);
+	return i < PS3VRAM_SWAP_MAX_MAPS ? &pool->maps[i] : NULL;
+}
+
+static void ps3vram_swap_map_free(struct ps3vram_swap_pool *pool,
+				  struct ps3vram_swap_map *map)
+{
+	ps3vram_dma_slot_put(ps3vram_swap.client, map->slot);
+	spin_lock(&pool->map_lock);
+	map->handle = 0;
+	map->task = NULL;
+	map->slot = NULL;
+	spin_unlock(&pool->map_lock);
+	/* The waits are exclusive: one entry freed, one waiter woken. */
+	wake_up(&pool->map_wait);
+}
+
+/*
+ * Copy an object between VRAM and @slot, retrying and falling back to the
+ * CPU.  Return: 0, or the CPU path's error when nothing moved the bytes
+ * (-ENODEV once the engine is gone: a PS3 after shutdown).
+ */
+static int ps3vram_swap_copy(struct ps3vram_dma_slot *slot, u64 vram_off,
+			     unsigned int len, bool up)
+{
+	struct ps3vram_dma_client *client = ps3vram_swap.client;
+	unsigned int try;
+	int ret;
+
+	for (try = 0; try <= PS3VRAM_SWAP_RETRIES; try++) {
+		if (try)
+			ps3vram_swap_count(up ? PS3VRAM_SWAP_RETRIES_UP :
+					   PS3VRAM_SWAP_RETRIES_DOWN, 1);
+		ret = up ? ps3vram_dma_upload(client, slot, 0, vram_off, len) :
+			   ps3vram_dma_download(client, slot, 0, vram_off, len);
+		if (!ret) {
+			WRITE_ONCE(ps3vram_swap.broken, false);
+			return 0;
+		}
+		/* -ETIMEDOUT and -EIO both come back after an engine reset. */
+	}
+
+	pr_warn_ratelimited("%s of %u bytes at %#llx failed (%d), using the CPU\n",
+			    up ? "upload" : "download", len, vram_off, ret);
+	if (up)
+		ret = ps3vram_dma_cpu_write(client, vram_off, slot->buf, len);
+	else
+		ret = ps3vram_dma_cpu_read(client, slot->buf, vram_off, len);
+	if (!ret)
+		ps3vram_swap_count(up ? PS3VRAM_SWAP_CPU_WRITES :
+				   PS3VRAM_SWAP_CPU_READS, 1);
+	WRITE_ONCE(ps3vram_swap.broken, ret != 0);
+	/* A range outside the claim would be a bug in this file. */
+	WARN_ON_ONCE(ret == -EINVAL);
+	return ret;
+}
+
+/* ---- the zpool operations ---------------------------------------------- */
+
+static bool ps3vram_swap_lost(struct ps3vram_swap_pool *pool,
+			      struct ps3vram_swap_block *block,
+			      unsigned int obj)
+{
+	bool lost;
+
+	spin_lock(&pool->lock);
+	lost = test_bit(obj, block->lost);
+	spin_unlock(&pool->lock);
+	return lost;
+}
+
+/*
+ * Map @handle: @read downloads the object into the slot, @write uploads
+ * the slot at unmap (read and write: ZPOOL_MM_RW).  A load that cannot be
+ * done hands back poison, never the slot's previous bytes, which may be
+ * another page's valid compressed data.
+ */
+static void *ps3vram_swap_map_handle(struct ps3vram_swap_pool *pool,
+				     unsigned long handle, bool read,
+				     bool write)
+{
+	struct ps3vram_swap_block *block;
+	struct ps3vram_swap_map *map;
+	unsigned int obj, len;
+	u64 vram_off;
+	int ret;
+
+	block = ps3vram_swap_decode(handle, &obj, &vram_off, &len);
+	wait_event_idle_exclusive(pool->map_wait,
+				  (map = ps3vram_swap_map_try(pool, handle)));
+	map->slot = ps3vram_dma_slot_get(ps3vram_swap.client);
+	map->write = write;
+	map->failed = false;
+	if (read) {
+		ret = ps3vram_swap_lost(pool, block, obj) ? -EIO :
+		      ps3vram_swap_copy(map->slot, vram_off, len, false);
+		if (ret) {
+			memset(map->slot->buf, PS3VRAM_SWAP_POISON, len);
+			map->failed = true;
+			pr_err_ratelimited("cannot load handle %#lx (%s, %d): poisoned, zswap will fail to decompress it\n",
+					   handle, ret == -EIO ? "its store was lost" :
+					   "DMA and CPU failed", ret);
+		}
+		ps3vram_swap_count(PS3VRAM_SWAP_LOADS, 1);
+	}
+	return map->slot->buf;
+}
+
+static void ps3vram_swap_unmap_handle(struct ps3vram_swap_pool *pool,
+				      unsigned long handle)
+{
+	struct ps3vram_swap_block *block;
+	struct ps3vram_swap_map *map;
+	unsigned int obj, len;
+	u64 vram_off;
+	int ret;
+
+	map = ps3vram_swap_map_find(pool, handle);
+	if (WARN_ON_ONCE(!map))
+		return;
+	if (map->write) {
+		block = ps3vram_swap_decode(handle, &obj, &vram_off, &len);
+		ret = ps3vram_swap_copy(map->slot, vram_off, len, true);
+		if (ret)
+			pr_err_ratelimited("cannot store handle %#lx (DMA and CPU failed, %d): it will load as poison\n",
+					   handle, ret);
+		spin_lock(&pool->lock);
+		__clear_bit(obj, block->pending);
+		/* Read-write over poison: still lost. */
+		if (ret || map->failed)
+			__set_bit(obj, block->lost);
+		else
+			__clear_bit(obj, block->lost);
+		spin_unlock(&pool->lock);
+		ps3vram_swap_count(PS3VRAM_SWAP_STORES, 1);
+	}
+	ps3vram_swap_map_free(pool, map);
+}
+
+static int ps3vram_swap_malloc(struct ps3vram_swap_pool *pool, size_t size,
+			       unsigned long *handle)
+{
+	unsigned int class;
+	int ret;
+
+	if (!size)
+		return -EINVAL;
+	if (size > PS3VRAM_SWAP_MAX_SIZE) {
+		ps3vram_swap_count(PS3VRAM_SWAP_REJECT_SIZE, 1);
+		return -ENOSPC;
+	}
+	class = ps3vram_swap_class(size);
+
+	spin_lock(&pool->lock);
+	ret = ps3vram_swap_alloc(pool, class, handle);
+	spin_unlock(&pool->lock);
+	if (ret) {
+		ps3vram_swap_count(PS3VRAM_SWAP_REJECT_FULL, 1);
+		return ret;
+	}
+	ps3vram_swap_count(PS3VRAM_SWAP_STORED, 1);
+	ps3vram_swap_count(PS3VRAM_SWAP_STORED_BYTES,
+			   ps3vram_swap_class_size(class));
+	return 0;
+}
+
+static void ps3vram_swap_free(struct ps3vram_swap_pool *pool,
+			      unsigned long handle)
+{
+	struct ps3vram_swap_block *block;
+	unsigned int obj, len;
+	u64 vram_off;
+
+	block = ps3vram_swap_decode(handle, &obj, &vram_off, &len);
+
+	spin_lock(&pool->lock);
+	if (WARN_ON_ONCE(block->pool != pool ||
+			 !__test_and_clear_bit(obj, block->map))) {
+		spin_unlock(&pool->lock);
+		return;
+	}
+	__clear_bit(obj, block->pending);
+	__clear_bit(obj, block->lost);
+#if PS3VRAM_SWAP_EVICT
+	if (handle == pool->evict_handle && current == pool->evict_task)
+		pool->evict_freed = true;
+#endif
+	if (block->used-- == ps3vram_swap_class_objs(block->class) &&
+	    !block->draining)
+		list_add(&block->list, &pool->partial[block->class]);
+	if (!block->used && !block->reclaim)
+		ps3vram_swap_block_release(pool, block);
+	spin_unlock(&pool->lock);
+
+	ps3vram_swap_count(PS3VRAM_SWAP_STORED, -1);
+	ps3vram_swap_count(PS3VRAM_SWAP_STORED_BYTES, -(s64)len);
+}
+
+/* ---- zpool glue -------------------------------------------------------- */
+
+#if PS3VRAM_SWAP_EVICT
+static void *ps3vram_zpool_create(const char *name, gfp_t gfp,
+				  const struct zpool_ops *ops,
+				  struct zpool *zpool)
+{
+	struct ps3vram_swap_pool *pool = ps3vram_swap_create_pool();
+
+	if (pool) {
+		pool->ops = ops;
+		pool->zpool = zpool;
+	}
+	return pool;
+}
+
+static int ps3vram_zpool_shrink(void *pool, unsigned int pages,
+				unsigned int *reclaimed)
+{
+	return ps3vram_swap_shrink(pool, pages, reclaimed);
+}
+#else
+static void *ps3vram_zpool_create(const char *name, gfp_t gfp)
+{
+	return ps3vram_swap_create_pool();
+}
+#endif
+
+static void ps3vram_zpool_destroy(void *pool)
+{
+	ps3vram_swap_destroy_pool(pool);
+}
+
+#ifdef PS3VRAM_ZPOOL_MALLOC_NID
+static int ps3vram_zpool_malloc(void *pool, size_t size, gfp_t gfp,
+				unsigned long *handle, const int nid)
+#else
+static int ps3vram_zpool_malloc(void *pool, size_t size, gfp_t gfp,
+				unsigned long *handle)
+#endif
+{
+	return ps3vram_swap_malloc(pool, size, handle);
+}
+
+static void ps3vram_zpool_free(void *pool, unsigned long handle)
+{
+	ps3vram_swap_free(pool, handle);
+}
+
+#ifdef PS3VRAM_ZPOOL_OBJ_RW
+static void *ps3vram_zpool_obj_read_begin(void *pool, unsigned long handle,
+					  void *local_copy)
+{
+	return ps3vram_swap_map_handle(pool, handle, true, false);
+}
+
+static void ps3vram_zpool_obj_read_end(void *pool, unsigned long handle,
+				       void *handle_mem)
+{
+	ps3vram_swap_unmap_handle(pool, handle);
+}
+
+static void ps3vram_zpool_obj_write(void *pool, unsigned long handle,
+				    void *handle_mem, size_t mem_len)
+{
+	memcpy(ps3vram_swap_map_handle(pool, handle, false, true), handle_mem,
+	       mem_len);
+	ps3vram_swap_unmap_handle(pool, handle);
+}
+#else
+static void *ps3vram_zpool_map(void *pool, unsigned long handle,
+			       enum zpool_mapmode mm)
+{
+	return ps3vram_swap_map_handle(pool, handle, mm != ZPOOL_MM_WO,
+				       mm != ZPOOL_MM_RO);
+}
+
+static void ps3vram_zpool_unmap(void *pool, unsigned long handle)
+{
+	ps3vram_swap_unmap_handle(pool, handle);
+}
+#endif
+
+/*
+ * The size zswap holds against max_pool_percent: the pool's VRAM; and while
+ * free VRAM is under the low watermark, all of RAM and of the claim more,
+ * beyond any limit zswap can have (see the top of this file).
+ */
+static u64 ps3vram_swap_pool_bytes(struct ps3vram_swap_pool *pool)
+{
+	u64 bytes = (u64)READ_ONCE(pool->blocks) << PS3VRAM_SWAP_BLOCK_SHIFT;
+
+	if (READ_ONCE(ps3vram_swap.tight))
+		bytes += ((u64)totalram_pages() << PAGE_SHIFT) +
+			 ((u64)READ_ONCE(ps3vram_swap.nr_blocks) <<
+			  PS3VRAM_SWAP_BLOCK_SHIFT);
+	return bytes;
+}
+
+#ifdef PS3VRAM_ZPOOL_TOTAL_PAGES
+static u64 ps3vram_zpool_total_pages(void *pool)
+{
+	return ps3vram_swap_pool_bytes(pool) >> PAGE_SHIFT;
+}
+#else
+static u64 ps3vram_zpool_total_size(void *pool)
+{
+	return ps3vram_swap_pool_bytes(pool);
+}
+#endif
+
+static struct zpool_driver ps3vram_zpool_driver = {
+	.type =			"ps3vram",
+	.owner =		THIS_MODULE,
+	.create =		ps3vram_zpool_create,
+	.destroy =		ps3vram_zpool_destroy,
+	.malloc =		ps3vram_zpool_malloc,
+	.free =			ps3vram_zpool_free,
+#if PS3VRAM_SWAP_EVICT
+	.shrink =		ps3vram_zpool_shrink,
+#endif
+#ifdef PS3VRAM_ZPOOL_OBJ_RW
+	.obj_read_begin =	ps3vram_zpool_obj_read_begin,
+	.obj_read_end =		ps3vram_zpool_obj_read_end,
+	.obj_write =		ps3vram_zpool_obj_write,
+#else
+	.sleep_mapped =		PS3VRAM_SWAP_SLEEP_MAPPED,
+	.map =			ps3vram_zpool_map,
+	.unmap =		ps3vram_zpool_unmap,
+#endif
+#ifdef PS3VRAM_ZPOOL_TOTAL_PAGES
+	.total_pages =		ps3vram_zpool_total_pages,
+#else
+	.total_size =		ps3vram_zpool_total_size,
+#endif
+};
+
+MODULE_ALIAS("zpool-ps3vram");
+
+/* ---- sysfs ------------------------------------------------------------- */
+
+static ssize_t ps3vram_swap_show_stats(char *buf, unsigned int first,
+				       unsigned int last, u64 extra)
+{
+	ssize_t len = 0;
+	unsigned int i;
+
+	for (i = first; i < last; i++)
+		len += sysfs_emit_at(buf, len, "%s%lld", i == first ? "" : " ",
+				     (s64)atomic64_read(&ps3vram_swap.stat[i]));
+	if (extra != U64_MAX)
+		len += sysfs_emit_at(buf, len, " %llu", extra);
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+/* mm_stat: the mm_stat columns, then the VRAM claimed. */
+static ssize_t mm_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return ps3vram_swap_show_stats(buf, 0, NR_PS3VRAM_SWAP_MM_STATS,
+				       (u64)READ_ONCE(ps3vram_swap.nr_blocks) <<
+				       PS3VRAM_SWAP_BLOCK_SHIFT);
+}
+
+static struct kobj_attribute mm_stat_attr = __ATTR_RO(mm_stat);
+
+static ssize_t io_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return ps3vram_swap_show_stats(buf, NR_PS3VRAM_SWAP_MM_STATS,
+				       NR_PS3VRAM_SWAP_STATS, U64_MAX);
+}
+
+static struct kobj_attribute io_stat_attr = __ATTR_RO(io_stat);
+
+static struct attribute *ps3vram_swap_attrs[] = {
+	&mm_stat_attr.attr,
+	&io_stat_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group ps3vram_swap_group = {
+	.attrs = ps3vram_swap_attrs,
+};
+
+/* ---- init and exit ----------------------------------------------------- */
+
+static int __init ps3vram_swap_init(void)
+{
+	int ret;
+
+	BUILD_BUG_ON(PS3VRAM_SWAP_NR_CLASSES > U16_MAX);
+	BUILD_BUG_ON(PS3VRAM_SWAP_MAX_OBJS > U16_MAX);
+	BUILD_BUG_ON(!is_power_of_2(PS3VRAM_SWAP_MAX_OBJS));
+	BUILD_BUG_ON(PS3VRAM_SWAP_CLASS_DELTA % PS3VRAM_DMA_ALIGN);
+	BUILD_BUG_ON(PS3VRAM_SWAP_MAX_SIZE > PS3VRAM_DMA_MAX_COPY);
+	BUILD_BUG_ON(PS3VRAM_SWAP_MIN_SIZE % PS3VRAM_SWAP_CLASS_DELTA);
+	BUILD_BUG_ON(PS3VRAM_SWAP_MAX_SIZE % PS3VRAM_SWAP_CLASS_DELTA);
+	/* A block holds objects of the largest class, 16 of them. */
+	BUILD_BUG_ON(PS3VRAM_SWAP_BLOCK_SIZE < 16 * PS3VRAM_SWAP_MAX_SIZE);
+	BUILD_BUG_ON(PS3VRAM_SWAP_BLOCK_SIZE % PS3VRAM_DMA_CLAIM_ALIGN);
+
+	ps3vram_swap.kobj = kobject_create_and_add("ps3vram_swap", kernel_kobj);
+	if (!ps3vram_swap.kobj)
+		return -ENOMEM;
+	ret = sysfs_create_group(ps3vram_swap.kobj, &ps3vram_swap_group);
+	if (ret) {
+		kobject_put(ps3vram_swap.kobj);
+		return ret;
+	}
+	zpool_register_driver(&ps3vram_zpool_driver);
+	return 0;
+}
+
+static void __exit ps3vram_swap_exit(void)
+{
+	/* The zpool layer holds a module reference while a pool exists. */
+	zpool_unregister_driver(&ps3vram_zpool_driver);
+	kobject_put(ps3vram_swap.kobj);
+}
+
+module_init(ps3vram_swap_init);
+module_exit(ps3vram_swap_exit);
+
+MODULE_DESCRIPTION("zpool backend storing zswap pages in PS3 video RAM");
+MODULE_LICENSE("GPL");
