@@ -3,20 +3,23 @@
 # shellcheck shell=dash disable=SC1091
 #
 # vram-corrupt: a negative control through the VRAM path.  The software
-# RSX flips one bit of every 2000th copy (emu_corrupt_every) while
-# swapbench pushes a working set bigger than RAM through zswap/ps3vram;
-# the end-to-end checks must catch it: swapbench finds a page that is not
-# what it wrote, or zswap fails to decompress one.  The verdict is FAIL,
-# which is the outcome this scenario expects; it may only say "caught" once
-# faults were injected and pages came back from VRAM, so that the failure
-# cannot come from anywhere else.  vram-lose is the same with copies lost.
+# RSX flips one bit of the middle byte of every 2000th copy
+# (emu_corrupt_every) while swapbench pushes a working set bigger than RAM
+# through zswap/ps3vram.  Its pages are half random, half zero ("half"), so
+# lzo stores the random half as a literal run that covers the middle of
+# every compressed object: the flipped bit decompresses cleanly into a
+# wrong byte, and it is swapbench's end-to-end checksum that must catch it
+# (a flip elsewhere would make zswap BUG, which rig-kmsg-watch reports as
+# caught too).  The verdict is FAIL, which is the outcome this scenario
+# expects; it may only say "caught" once faults were injected and pages
+# came back from VRAM, so that the failure cannot come from anywhere else.
+# vram-lose is the same with copies lost.
 #
 # rig-expect: fail corruption caught
 # rig: --append "zswap.enabled=1 zswap.max_pool_percent=130" --timeout 300
-# rig-kernels: 6.1 -- on 6.12 the zswap BUG for a bad page hangs the guest
 # rig-allow: kernel BUG at mm/zswap\.c|invalid opcode|Call Trace|zswap.*[Dd]ecompress
 # rig-allow: WARNING: CPU: [0-9]+ PID: [0-9]+ at kernel/exit\.c|Fixing recursive fault|BUG: (sleeping function|scheduling while atomic)
 
 . /lib/rig.sh
 
-rig_vram_negative_control emu_corrupt_every 21
+rig_vram_negative_control emu_corrupt_every 21 half

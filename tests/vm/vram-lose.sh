@@ -13,10 +13,9 @@
 #
 # rig-expect: fail corruption caught
 # rig: --append "zswap.enabled=1 zswap.max_pool_percent=130" --timeout 300
-# rig-kernels: 6.1 -- on 6.12 the zswap BUG for a bad page hangs the guest
 # rig-allow: kernel BUG at mm/zswap\.c|invalid opcode|Call Trace|zswap.*[Dd]ecompress
 # rig-allow: WARNING: CPU: [0-9]+ PID: [0-9]+ at kernel/exit\.c|Fixing recursive fault|BUG: (sleeping function|scheduling while atomic)
 
 . /lib/rig.sh
 
-rig_vram_negative_control emu_lose_every 22
+rig_vram_negative_control emu_lose_every 22 half
