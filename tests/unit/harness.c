@@ -29,6 +29,8 @@
 #include <linux/gfp.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
+#include <linux/list.h>
+#include <linux/bug.h>
 
 /* Per-test bounds: beyond them the code under test is looping. */
 #define UNIT_MAX_CLOCK_EVENTS	20000000ULL
@@ -658,6 +660,50 @@ void unit_wait_block(struct wait_queue_head *wq, const char *cond,
 	}
 	unit_fatal("%s:%d: wait_event(%s) would block forever",
 		   file, line, cond);
+}
+
+/* ---- CONFIG_DEBUG_LIST ---- */
+
+/*
+ * <linux/list.h> is the kernel's own (kernel-headers), built with
+ * CONFIG_DEBUG_LIST: these are its checks, as lib/list_debug.c makes
+ * them.  A corrupted or already deleted entry WARNs, which fails the
+ * test, and is not linked or unlinked.
+ */
+bool __list_add_valid(struct list_head *new, struct list_head *prev,
+		      struct list_head *next)
+{
+	if (WARN(next->prev != prev,
+		 "list_add corruption. next->prev should be prev (%p), but was %p. (next=%p).\n",
+		 (void *)prev, (void *)next->prev, (void *)next) ||
+	    WARN(prev->next != next,
+		 "list_add corruption. prev->next should be next (%p), but was %p. (prev=%p).\n",
+		 (void *)next, (void *)prev->next, (void *)prev) ||
+	    WARN(new == prev || new == next,
+		 "list_add double add: new=%p, prev=%p, next=%p.\n",
+		 (void *)new, (void *)prev, (void *)next))
+		return false;
+	return true;
+}
+
+bool __list_del_entry_valid(struct list_head *entry)
+{
+	struct list_head *prev = entry->prev, *next = entry->next;
+
+	if (WARN(next == LIST_POISON1,
+		 "list_del corruption, %p->next is LIST_POISON1 (%p)\n",
+		 (void *)entry, LIST_POISON1) ||
+	    WARN(prev == LIST_POISON2,
+		 "list_del corruption, %p->prev is LIST_POISON2 (%p)\n",
+		 (void *)entry, LIST_POISON2) ||
+	    WARN(prev->next != entry,
+		 "list_del corruption. prev->next should be %p, but was %p. (prev=%p)\n",
+		 (void *)entry, (void *)prev->next, (void *)prev) ||
+	    WARN(next->prev != entry,
+		 "list_del corruption. next->prev should be %p, but was %p. (next=%p)\n",
+		 (void *)entry, (void *)next->prev, (void *)next))
+		return false;
+	return true;
 }
 
 /* ---- the runner ---- */
