@@ -11,6 +11,7 @@
 # device is bound again and copies verify.
 #
 # rig: --append "zswap.enabled=1" --timeout 600 --no-swap
+# rig-kernels: 6.1 6.12 -- needs zswap's zpool layer (ps3vram_swap), gone since 6.18
 # rig-allow: ps3vram_dma.*(removed with [0-9]+ clients|thread gave up|timed out|resetting|reset after)|ps3vram_swap.*(cannot|failed)|zswap.*(pool creation failed|ps3vram)
 
 . /lib/rig.sh

@@ -13,6 +13,7 @@
 # run-vm's timeout ends the run).  faulters-smp1 runs the same on one CPU.
 #
 # rig: --append "zswap.enabled=1 zswap.max_pool_percent=130" --timeout 600
+# rig-kernels: 6.1 6.12 -- needs zswap's zpool layer (ps3vram_swap), gone since 6.18
 
 . /lib/rig.sh
 

@@ -16,6 +16,7 @@
 # swapbench through zswap/ps3vram.
 #
 # rig: --append "zswap.enabled=1 zswap.max_pool_percent=130" --timeout 600 --disk-iops 0 --disk-bps 0
+# rig-kernels: 6.1 6.12 -- needs zswap's zpool layer (ps3vram_swap), gone since 6.18
 
 . /lib/rig.sh
 

@@ -14,6 +14,7 @@
 # (pswpout), not the other way round.  Both sets verify every page.
 #
 # rig: --append "zswap.enabled=1 zswap.max_pool_percent=130" --timeout 900 --disk-iops 0 --disk-bps 0
+# rig-kernels: 6.1 6.12 -- needs zswap's zpool layer (ps3vram_swap), gone since 6.18
 
 . /lib/rig.sh
 

@@ -7,6 +7,7 @@
 # one of them back intact, twice.
 #
 # rig: --append "zswap.enabled=1" --timeout 600 --disk-iops 0 --disk-bps 0
+# rig-kernels: 6.1 6.12 -- checks zswap.zpool, a parameter gone with the zpool layer in 6.18
 
 . /lib/rig.sh
 

@@ -10,6 +10,7 @@
 # unloads once zswap has moved off it and swapoff took every page back.
 #
 # rig: --append "zswap.enabled=1 zswap.zpool=ps3vram zswap.max_pool_percent=130" --timeout 900
+# rig-kernels: 6.1 6.12 -- needs zswap's zpool layer (ps3vram_swap), gone since 6.18
 
 . /lib/rig.sh
 

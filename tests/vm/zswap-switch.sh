@@ -8,6 +8,7 @@
 # page out of the ps3vram pool.
 #
 # rig: --append "zswap.enabled=1 zswap.max_pool_percent=50" --timeout 900
+# rig-kernels: 6.1 6.12 -- needs zswap's zpool layer (ps3vram_swap), gone since 6.18
 
 . /lib/rig.sh
 

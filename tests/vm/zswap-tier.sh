@@ -8,6 +8,7 @@
 # new pages keep landing in VRAM.
 #
 # rig: --append "zswap.enabled=1 zswap.zpool=ps3vram zswap.max_pool_percent=15" --timeout 900
+# rig-kernels: 6.1 6.12 -- needs zswap's zpool layer (ps3vram_swap), gone since 6.18
 
 . /lib/rig.sh
 
