@@ -813,7 +813,7 @@ static void unit_run(struct unit_test *t)
  * The results in KTAP (Documentation/dev-tools/ktap.rst): the version, a
  * plan, one "ok"/"not ok" line per test, diagnostics as "#" lines.
  */
-int main(int argc, char **argv)
+int unit_main(int argc, char **argv)
 {
 	const char *filter = argc > 1 ? argv[1] : NULL;
 	const char *v = getenv("UNIT_VERBOSE");
@@ -838,4 +838,13 @@ int main(int argc, char **argv)
 	}
 	unit_summary();
 	return unit_failed_count ? 1 : 0;
+}
+
+/*
+ * A test binary with a command line of its own defines main() and calls
+ * unit_main() from it.
+ */
+__attribute__((weak)) int main(int argc, char **argv)
+{
+	return unit_main(argc, argv);
 }

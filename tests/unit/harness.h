@@ -22,6 +22,14 @@
 #include <linux/types.h>
 #include "shim/unit_shim.h"
 
+/*
+ * Run the tests (whose name contains argv[1], if given) and report them;
+ * main()'s exit status.  harness.c's main() calls it; a binary with a
+ * command line of its own (tools/swapbench's pattern_test --dump) has its
+ * own main() and calls it.
+ */
+int unit_main(int argc, char **argv);
+
 /* ---- declaring tests ---- */
 
 struct unit_test {

@@ -2,13 +2,13 @@
 /*
  * parse_test - unit cases for ps3vram-stat's parser and formatter
  *
- *   parse_test              every case, each in a process of its own, in TAP
- *   parse_test --list       the case names
- *   parse_test NAME         run one case: exit 0 passed, 1 failed
+ *   parse_test              every test, reported in KTAP
+ *   parse_test SUBSTRING    the tests whose name contains it
  *
- * Built with ASan and UBSan on tools/lib/test.h; "make test" runs this,
- * then the command-line tests in tests/ (bats).  Cases that need a recorded
- * snapshot read it under $PS_TEST_DATA (tests/data).
+ * On tests/unit's harness (harness.h: UNIT_TEST, EXPECT_*), built with
+ * ASan and UBSan; "make test" runs this, then the command-line tests in
+ * tests/ (bats).  Tests that need a recorded snapshot read it under
+ * $PS_TEST_DATA (tests/data).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,7 +18,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/test.h"
+#include "harness.h"
+
+#define T_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Zeroed memory for a test's fixtures; no memory is not a test's failure. */
+static void *t_zalloc(size_t size)
+{
+	void *p = calloc(1, size);
+
+	if (!p) {
+		perror("calloc");
+		exit(2);
+	}
+	return p;
+}
 #include "report.h"
 #include "sample.h"
 
@@ -55,27 +69,27 @@ static struct ps_sample *t_sample(void)
 
 /* ---------------------------------------------------------------- columns */
 
-static void cols_test_current_io_stat_has_every_column(struct t_test *t)
+UNIT_TEST(cols_test_current_io_stat_has_every_column)
 {
 	struct ps_stat_file f;
 
-	EXPECT(t, ps_parse_cols("161478 124918 0 0 0 0 0 0 0 0\n", &f) == PS_NR_IO);
-	EXPECT(t, f.v[PS_IO_STORES] == 161478);
-	EXPECT(t, f.v[PS_IO_LOADS] == 124918);
-	EXPECT(t, f.bad == 0);
+	EXPECT_TRUE(ps_parse_cols("161478 124918 0 0 0 0 0 0 0 0\n", &f) == PS_NR_IO);
+	EXPECT_TRUE(f.v[PS_IO_STORES] == 161478);
+	EXPECT_TRUE(f.v[PS_IO_LOADS] == 124918);
+	EXPECT_TRUE(f.bad == 0);
 }
 
-static void cols_test_short_line_counts_what_is_there(struct t_test *t)
+UNIT_TEST(cols_test_short_line_counts_what_is_there)
 {
 	struct ps_stat_file f;
 
-	EXPECT(t, ps_parse_cols("38722 72964128 79429632\n", &f) == 3);
-	EXPECT(t, f.v[2] == 79429632);
-	EXPECT(t, ps_parse_cols("", &f) == 0);
-	EXPECT(t, ps_parse_cols("\n", &f) == 0);
+	EXPECT_TRUE(ps_parse_cols("38722 72964128 79429632\n", &f) == 3);
+	EXPECT_TRUE(f.v[2] == 79429632);
+	EXPECT_TRUE(ps_parse_cols("", &f) == 0);
+	EXPECT_TRUE(ps_parse_cols("\n", &f) == 0);
 }
 
-static void cols_test_extra_columns_beyond_the_limit_are_ignored(struct t_test *t)
+UNIT_TEST(cols_test_extra_columns_beyond_the_limit_are_ignored)
 {
 	struct ps_stat_file f;
 	char line[256] = "";
@@ -83,51 +97,51 @@ static void cols_test_extra_columns_beyond_the_limit_are_ignored(struct t_test *
 
 	for (i = 0; i < PS_MAX_COLS + 4; i++)
 		sprintf(line + strlen(line), "%d ", i);
-	EXPECT(t, ps_parse_cols(line, &f) == PS_MAX_COLS);
-	EXPECT(t, f.v[PS_MAX_COLS - 1] == PS_MAX_COLS - 1);
-	EXPECT(t, f.bad == 0);
+	EXPECT_TRUE(ps_parse_cols(line, &f) == PS_MAX_COLS);
+	EXPECT_TRUE(f.v[PS_MAX_COLS - 1] == PS_MAX_COLS - 1);
+	EXPECT_TRUE(f.bad == 0);
 }
 
-static void cols_test_non_numbers_are_marked_bad_one_by_one(struct t_test *t)
+UNIT_TEST(cols_test_non_numbers_are_marked_bad_one_by_one)
 {
 	struct ps_stat_file f;
 
-	EXPECT(t, ps_parse_cols("1 -2 x3 4 0x5 18446744073709551616 7\n", &f) == 7);
-	EXPECT(t, f.bad == (1u << 1 | 1u << 2 | 1u << 4 | 1u << 5));
-	EXPECT(t, f.v[0] == 1 && f.v[3] == 4 && f.v[6] == 7);
+	EXPECT_TRUE(ps_parse_cols("1 -2 x3 4 0x5 18446744073709551616 7\n", &f) == 7);
+	EXPECT_TRUE(f.bad == (1u << 1 | 1u << 2 | 1u << 4 | 1u << 5));
+	EXPECT_TRUE(f.v[0] == 1 && f.v[3] == 4 && f.v[6] == 7);
 }
 
-static void cols_test_largest_u64_and_odd_spacing_parse(struct t_test *t)
+UNIT_TEST(cols_test_largest_u64_and_odd_spacing_parse)
 {
 	struct ps_stat_file f;
 
-	EXPECT(t, ps_parse_cols("  18446744073709551615\t 2  \n3", &f) == 2);
-	EXPECT(t, f.v[0] == UINT64_MAX && f.v[1] == 2 && !f.bad);
+	EXPECT_TRUE(ps_parse_cols("  18446744073709551615\t 2  \n3", &f) == 2);
+	EXPECT_TRUE(f.v[0] == UINT64_MAX && f.v[1] == 2 && !f.bad);
 }
 
 /* ---------------------------------------------------------------- hist */
 
-static void hist_test_recorded_hist_gives_wait_stat_percentiles(struct t_test *t)
+UNIT_TEST(hist_test_recorded_hist_gives_wait_stat_percentiles)
 {
 	struct ps_sample *s = t_sample();
 	uint64_t p50, p99, p100;
 
 	ps_parse_cols(t_data("linux-6.12/paused/sys/kernel/ps3vram_dma/wait_stat"),
 		      &s->file[PS_DMA_WAIT_STAT]);
-	EXPECT(t, !ps_parse_hist(t_data("linux-6.12/paused/sys/kernel/debug/ps3vram_dma/wait_hist"),
+	EXPECT_TRUE(!ps_parse_hist(t_data("linux-6.12/paused/sys/kernel/debug/ps3vram_dma/wait_hist"),
 				 &s->hist));
-	EXPECT(t, s->hist.n > 10);
-	EXPECT(t, !ps_hist_delta_pct(&s->hist, NULL, 50, &p50));
-	EXPECT(t, !ps_hist_delta_pct(&s->hist, NULL, 99, &p99));
-	EXPECT(t, !ps_hist_delta_pct(&s->hist, NULL, 100, &p100));
+	EXPECT_TRUE(s->hist.n > 10);
+	EXPECT_TRUE(!ps_hist_delta_pct(&s->hist, NULL, 50, &p50));
+	EXPECT_TRUE(!ps_hist_delta_pct(&s->hist, NULL, 99, &p99));
+	EXPECT_TRUE(!ps_hist_delta_pct(&s->hist, NULL, 100, &p100));
 	/* The same rule as the kernel's ps3vram_hist_percentile(). */
-	EXPECT(t, p50 == s->file[PS_DMA_WAIT_STAT].v[PS_WAIT_P50_NS]);
-	EXPECT(t, p99 == s->file[PS_DMA_WAIT_STAT].v[PS_WAIT_P99_NS]);
-	EXPECT(t, p100 == s->file[PS_DMA_WAIT_STAT].v[PS_WAIT_MAX_NS]);
+	EXPECT_TRUE(p50 == s->file[PS_DMA_WAIT_STAT].v[PS_WAIT_P50_NS]);
+	EXPECT_TRUE(p99 == s->file[PS_DMA_WAIT_STAT].v[PS_WAIT_P99_NS]);
+	EXPECT_TRUE(p100 == s->file[PS_DMA_WAIT_STAT].v[PS_WAIT_MAX_NS]);
 	free(s);
 }
 
-static void hist_test_interval_percentile_uses_only_new_waits(struct t_test *t)
+UNIT_TEST(hist_test_interval_percentile_uses_only_new_waits)
 {
 	struct ps_hist prev, cur;
 	uint64_t le;
@@ -135,34 +149,34 @@ static void hist_test_interval_percentile_uses_only_new_waits(struct t_test *t)
 	ps_parse_hist("# le_ns count\n1023 100\n2047 5\n", &prev);
 	/* 10 new waits, all in a bucket that was empty before. */
 	ps_parse_hist("# le_ns count\n1023 100\n2047 5\n65535 10\n", &cur);
-	EXPECT(t, !ps_hist_delta_pct(&cur, &prev, 50, &le));
-	EXPECT(t, le == 65535);
-	EXPECT(t, !ps_hist_delta_pct(&cur, NULL, 50, &le));
-	EXPECT(t, le == 1023);
+	EXPECT_TRUE(!ps_hist_delta_pct(&cur, &prev, 50, &le));
+	EXPECT_TRUE(le == 65535);
+	EXPECT_TRUE(!ps_hist_delta_pct(&cur, NULL, 50, &le));
+	EXPECT_TRUE(le == 1023);
 }
 
-static void hist_test_no_new_waits_is_zero(struct t_test *t)
+UNIT_TEST(hist_test_no_new_waits_is_zero)
 {
 	struct ps_hist h;
 	uint64_t le = 1;
 
 	ps_parse_hist("1023 100\n", &h);
-	EXPECT(t, !ps_hist_delta_pct(&h, &h, 99, &le));
-	EXPECT(t, le == 0);
+	EXPECT_TRUE(!ps_hist_delta_pct(&h, &h, 99, &le));
+	EXPECT_TRUE(le == 0);
 }
 
-static void hist_test_counts_going_down_mean_since_reload(struct t_test *t)
+UNIT_TEST(hist_test_counts_going_down_mean_since_reload)
 {
 	struct ps_hist prev, cur;
 	uint64_t le;
 
 	ps_parse_hist("1023 100\n", &prev);
 	ps_parse_hist("4095 3\n", &cur);
-	EXPECT(t, !ps_hist_delta_pct(&cur, &prev, 50, &le));
-	EXPECT(t, le == 4095);
+	EXPECT_TRUE(!ps_hist_delta_pct(&cur, &prev, 50, &le));
+	EXPECT_TRUE(le == 4095);
 }
 
-static void hist_test_malformed_files_are_rejected(struct t_test *t)
+UNIT_TEST(hist_test_malformed_files_are_rejected)
 {
 	static const char *const bad[] = {
 		"1023\n", "1023 5 7\n", "1023 x\n", "2047 1\n1023 1\n",
@@ -173,14 +187,14 @@ static void hist_test_malformed_files_are_rejected(struct t_test *t)
 	unsigned int i;
 
 	for (i = 0; i < T_ARRAY_SIZE(bad); i++) {
-		EXPECT(t, ps_parse_hist(bad[i], &h) == -EINVAL);
-		EXPECT(t, h.n == -1);
-		EXPECT(t, ps_hist_delta_pct(&h, NULL, 50, &le) == -EINVAL);
+		EXPECT_TRUE(ps_parse_hist(bad[i], &h) == -EINVAL);
+		EXPECT_TRUE(h.n == -1);
+		EXPECT_TRUE(ps_hist_delta_pct(&h, NULL, 50, &le) == -EINVAL);
 	}
-	EXPECT(t, !ps_parse_hist("", &h) && h.n == 0);
+	EXPECT_TRUE(!ps_parse_hist("", &h) && h.n == 0);
 }
 
-static void hist_test_too_many_lines_are_rejected(struct t_test *t)
+UNIT_TEST(hist_test_too_many_lines_are_rejected)
 {
 	size_t size = (PS_HIST_MAX + 1) * 16;
 	char *text = malloc(size), *p = text;
@@ -189,81 +203,81 @@ static void hist_test_too_many_lines_are_rejected(struct t_test *t)
 
 	for (i = 0; i <= PS_HIST_MAX; i++)
 		p += sprintf(p, "%d 1\n", i + 1);
-	EXPECT(t, ps_parse_hist(text, &h) == -EINVAL);
+	EXPECT_TRUE(ps_parse_hist(text, &h) == -EINVAL);
 	free(text);
 }
 
 /* ---------------------------------------------------------------- vmstat */
 
-static void vmstat_test_picks_exact_names_only(struct t_test *t)
+UNIT_TEST(vmstat_test_picks_exact_names_only)
 {
 	struct ps_sample *s = t_sample();
 
 	ps_parse_vmstat("pswpin 5\npswpin_extra 99\nzswpout 7\nxzswpin 1\n"
 			"zswpin\nzswpwb 12x\npswpout 3", s);
-	EXPECT(t, s->vm_ok[PS_VM_PSWPIN] && s->vm[PS_VM_PSWPIN] == 5);
-	EXPECT(t, s->vm_ok[PS_VM_ZSWPOUT] && s->vm[PS_VM_ZSWPOUT] == 7);
-	EXPECT(t, s->vm_ok[PS_VM_PSWPOUT] && s->vm[PS_VM_PSWPOUT] == 3);
-	EXPECT(t, !s->vm_ok[PS_VM_ZSWPIN]);
-	EXPECT(t, !s->vm_ok[PS_VM_ZSWPWB]);
+	EXPECT_TRUE(s->vm_ok[PS_VM_PSWPIN] && s->vm[PS_VM_PSWPIN] == 5);
+	EXPECT_TRUE(s->vm_ok[PS_VM_ZSWPOUT] && s->vm[PS_VM_ZSWPOUT] == 7);
+	EXPECT_TRUE(s->vm_ok[PS_VM_PSWPOUT] && s->vm[PS_VM_PSWPOUT] == 3);
+	EXPECT_TRUE(!s->vm_ok[PS_VM_ZSWPIN]);
+	EXPECT_TRUE(!s->vm_ok[PS_VM_ZSWPWB]);
 	free(s);
 }
 
-static void vmstat_test_recorded_kernels(struct t_test *t)
+UNIT_TEST(vmstat_test_recorded_kernels)
 {
 	struct ps_sample *s = t_sample();
 
 	ps_parse_vmstat(t_data("linux-6.12/paused/proc/vmstat"), s);
-	EXPECT(t, s->vm_ok[PS_VM_ZSWPIN] && s->vm_ok[PS_VM_ZSWPOUT]);
-	EXPECT(t, s->vm_ok[PS_VM_ZSWPWB]);
-	EXPECT(t, s->vm_ok[PS_VM_PSWPIN] && s->vm_ok[PS_VM_PSWPOUT]);
+	EXPECT_TRUE(s->vm_ok[PS_VM_ZSWPIN] && s->vm_ok[PS_VM_ZSWPOUT]);
+	EXPECT_TRUE(s->vm_ok[PS_VM_ZSWPWB]);
+	EXPECT_TRUE(s->vm_ok[PS_VM_PSWPIN] && s->vm_ok[PS_VM_PSWPOUT]);
 	ps_parse_vmstat(t_data("linux-6.1/paused/proc/vmstat"), s);
-	EXPECT(t, s->vm_ok[PS_VM_ZSWPIN] && s->vm_ok[PS_VM_ZSWPOUT]);
-	EXPECT(t, !s->vm_ok[PS_VM_ZSWPWB]);
+	EXPECT_TRUE(s->vm_ok[PS_VM_ZSWPIN] && s->vm_ok[PS_VM_ZSWPOUT]);
+	EXPECT_TRUE(!s->vm_ok[PS_VM_ZSWPWB]);
 	free(s);
 }
 
 /* ---------------------------------------------------------------- format */
 
-static void fmt_test_fits_width_with_decimals_then_suffix(struct t_test *t)
+UNIT_TEST(fmt_test_fits_width_with_decimals_then_suffix)
 {
 	struct ps_val v = { 123456, true };
 	char buf[32];
 
 	ps_fmt(buf, sizeof(buf), v, 1, 0, 6);
-	EXPECT_STR(t, buf, "123456");
+	EXPECT_STREQ(buf, "123456");
 	ps_fmt(buf, sizeof(buf), v, 1, 0, 5);
-	EXPECT_STR(t, buf, "123k");
+	EXPECT_STREQ(buf, "123k");
 	/* Too wide for any scale: wider than asked, but never "0M". */
 	ps_fmt(buf, sizeof(buf), v, 1, 0, 3);
-	EXPECT_STR(t, buf, "123k");
+	EXPECT_STREQ(buf, "123k");
 	v.v = 999999;
 	ps_fmt(buf, sizeof(buf), v, 1, 0, 4);
-	EXPECT_STR(t, buf, "1M");
+	EXPECT_STREQ(buf, "1M");
 	v.v = 2.5;
 	ps_fmt(buf, sizeof(buf), v, 1, 2, 5);
-	EXPECT_STR(t, buf, "2.50");
+	EXPECT_STREQ(buf, "2.50");
 	v.v = 123.456;
 	ps_fmt(buf, sizeof(buf), v, 1, 2, 5);
-	EXPECT_STR(t, buf, "123.5");
+	EXPECT_STREQ(buf, "123.5");
 	ps_fmt(buf, sizeof(buf), v, 1, 2, 3);
-	EXPECT_STR(t, buf, "123");
+	EXPECT_STREQ(buf, "123");
 	v.v = 268435456;
 	ps_fmt(buf, sizeof(buf), v, 1048576, 1, 5);
-	EXPECT_STR(t, buf, "256.0");
+	EXPECT_STREQ(buf, "256.0");
 }
 
-static void fmt_test_invalid_values_are_a_dash(struct t_test *t)
+UNIT_TEST(fmt_test_invalid_values_are_a_dash)
 {
 	struct ps_val v = { 5, false };
 	char buf[32];
 
 	ps_fmt(buf, sizeof(buf), v, 1, 0, 5);
-	EXPECT_STR(t, buf, "-");
+	EXPECT_STREQ(buf, "-");
 	v.ok = true;
 	v.v = NAN;
 	ps_fmt(buf, sizeof(buf), v, 1, 0, 5);
-	EXPECT_STR(t, buf, "-");
+	EXPECT_STREQ(buf, "-");
 }
 
 /* ---------------------------------------------------------------- rows */
@@ -277,7 +291,7 @@ static void set_io(struct ps_sample *s, uint64_t stores, uint64_t loads)
 	ps_parse_cols(line, &s->file[PS_SWAP_IO_STAT]);
 }
 
-static void row_test_rates_are_deltas_over_elapsed(struct t_test *t)
+UNIT_TEST(row_test_rates_are_deltas_over_elapsed)
 {
 	struct ps_sample *a = t_sample(), *b = t_sample();
 	struct ps_row row;
@@ -285,17 +299,17 @@ static void row_test_rates_are_deltas_over_elapsed(struct t_test *t)
 	set_io(a, 1000, 500);
 	set_io(b, 3000, 600);
 	ps_row_make(&row, b, a, 1, 2.0, 4096);
-	EXPECT(t, row.total[PS_C_STORES].ok && row.total[PS_C_STORES].v == 3000);
-	EXPECT(t, row.delta[PS_C_STORES].v == 2000);
-	EXPECT(t, row.rate[PS_C_STORES].ok && row.rate[PS_C_STORES].v == 1000);
-	EXPECT(t, row.rate[PS_C_LOADS].v == 50);
+	EXPECT_TRUE(row.total[PS_C_STORES].ok && row.total[PS_C_STORES].v == 3000);
+	EXPECT_TRUE(row.delta[PS_C_STORES].v == 2000);
+	EXPECT_TRUE(row.rate[PS_C_STORES].ok && row.rate[PS_C_STORES].v == 1000);
+	EXPECT_TRUE(row.rate[PS_C_LOADS].v == 50);
 	ps_row_make(&row, a, NULL, 0, 0, 4096);
-	EXPECT(t, !row.rate[PS_C_STORES].ok && !row.delta[PS_C_STORES].ok);
+	EXPECT_TRUE(!row.rate[PS_C_STORES].ok && !row.delta[PS_C_STORES].ok);
 	free(a);
 	free(b);
 }
 
-static void row_test_counter_going_down_counts_from_reload(struct t_test *t)
+UNIT_TEST(row_test_counter_going_down_counts_from_reload)
 {
 	struct ps_sample *a = t_sample(), *b = t_sample();
 	struct ps_row row;
@@ -303,12 +317,12 @@ static void row_test_counter_going_down_counts_from_reload(struct t_test *t)
 	set_io(a, 1000, 500);
 	set_io(b, 30, 600);
 	ps_row_make(&row, b, a, 1, 1.0, 4096);
-	EXPECT(t, row.delta[PS_C_STORES].ok && row.delta[PS_C_STORES].v == 30);
+	EXPECT_TRUE(row.delta[PS_C_STORES].ok && row.delta[PS_C_STORES].v == 30);
 	free(a);
 	free(b);
 }
 
-static void row_test_a_value_missing_on_either_side_stays_missing(struct t_test *t)
+UNIT_TEST(row_test_a_value_missing_on_either_side_stays_missing)
 {
 	struct ps_sample *a = t_sample(), *b = t_sample();
 	struct ps_row row;
@@ -316,15 +330,15 @@ static void row_test_a_value_missing_on_either_side_stays_missing(struct t_test 
 	ps_parse_cols("1000 x", &a->file[PS_SWAP_IO_STAT]);
 	set_io(b, 2000, 600);
 	ps_row_make(&row, b, a, 1, 1.0, 4096);
-	EXPECT(t, row.rate[PS_C_STORES].ok && row.rate[PS_C_STORES].v == 1000);
-	EXPECT(t, !row.rate[PS_C_LOADS].ok);
-	EXPECT(t, !row.rate[PS_C_REJECTS].ok);
-	EXPECT(t, !row.total[PS_C_ZSWPIN].ok);
+	EXPECT_TRUE(row.rate[PS_C_STORES].ok && row.rate[PS_C_STORES].v == 1000);
+	EXPECT_TRUE(!row.rate[PS_C_LOADS].ok);
+	EXPECT_TRUE(!row.rate[PS_C_REJECTS].ok);
+	EXPECT_TRUE(!row.total[PS_C_ZSWPIN].ok);
 	free(a);
 	free(b);
 }
 
-static void row_test_ratio_and_free_vram_from_mm_stat(struct t_test *t)
+UNIT_TEST(row_test_ratio_and_free_vram_from_mm_stat)
 {
 	struct ps_sample *s = t_sample();
 	struct ps_row row;
@@ -332,62 +346,39 @@ static void row_test_ratio_and_free_vram_from_mm_stat(struct t_test *t)
 	ps_parse_cols("1000 2048000 4194304 268435456",
 		      &s->file[PS_SWAP_MM_STAT]);
 	ps_row_make(&row, s, NULL, 0, 0, 4096);
-	EXPECT(t, row.gauge[PS_G_RATIO].ok && row.gauge[PS_G_RATIO].v == 2.0);
-	EXPECT(t, row.gauge[PS_G_VRAM_FREE].v == 268435456 - 4194304);
+	EXPECT_TRUE(row.gauge[PS_G_RATIO].ok && row.gauge[PS_G_RATIO].v == 2.0);
+	EXPECT_TRUE(row.gauge[PS_G_VRAM_FREE].v == 268435456 - 4194304);
 	ps_parse_cols("0 0 0 0", &s->file[PS_SWAP_MM_STAT]);
 	ps_row_make(&row, s, NULL, 0, 0, 4096);
-	EXPECT(t, !row.gauge[PS_G_RATIO].ok);
+	EXPECT_TRUE(!row.gauge[PS_G_RATIO].ok);
 	ps_parse_cols("5 5", &s->file[PS_SWAP_MM_STAT]);
 	ps_row_make(&row, s, NULL, 0, 0, 4096);
-	EXPECT(t, !row.gauge[PS_G_VRAM_FREE].ok && row.gauge[PS_G_PAGES].ok);
+	EXPECT_TRUE(!row.gauge[PS_G_VRAM_FREE].ok && row.gauge[PS_G_PAGES].ok);
 	free(s);
 }
 
-static void row_test_wait_window_falls_back_without_hist(struct t_test *t)
+UNIT_TEST(row_test_wait_window_falls_back_without_hist)
 {
 	struct ps_sample *a = t_sample(), *b = t_sample();
 	struct ps_row row;
 
 	ps_parse_cols("10 0 0 0 0 2303 8191 27262975", &b->file[PS_DMA_WAIT_STAT]);
 	ps_row_make(&row, b, a, 1, 1.0, 4096);
-	EXPECT(t, !row.wait_interval);
-	EXPECT(t, row.gauge[PS_G_WAIT_P50].ok && row.gauge[PS_G_WAIT_P50].v == 2.303);
+	EXPECT_TRUE(!row.wait_interval);
+	EXPECT_TRUE(row.gauge[PS_G_WAIT_P50].ok && row.gauge[PS_G_WAIT_P50].v == 2.303);
 	ps_parse_hist("1023 5\n", &a->hist);
 	ps_parse_hist("1023 5\n4095 5\n", &b->hist);
 	ps_row_make(&row, b, a, 1, 1.0, 4096);
-	EXPECT(t, row.wait_interval);
-	EXPECT(t, row.gauge[PS_G_WAIT_P50].v == 4.095);
-	EXPECT(t, row.gauge[PS_G_WAIT_MAX].v == 27262.975);
+	EXPECT_TRUE(row.wait_interval);
+	EXPECT_TRUE(row.gauge[PS_G_WAIT_P50].v == 4.095);
+	EXPECT_TRUE(row.gauge[PS_G_WAIT_MAX].v == 27262.975);
 	free(a);
 	free(b);
 }
 
 /* ---------------------------------------------------------------- main */
 
-static const struct t_case ps_cases[] = {
-	T_CASE(cols_test_current_io_stat_has_every_column),
-	T_CASE(cols_test_short_line_counts_what_is_there),
-	T_CASE(cols_test_extra_columns_beyond_the_limit_are_ignored),
-	T_CASE(cols_test_non_numbers_are_marked_bad_one_by_one),
-	T_CASE(cols_test_largest_u64_and_odd_spacing_parse),
-	T_CASE(hist_test_recorded_hist_gives_wait_stat_percentiles),
-	T_CASE(hist_test_interval_percentile_uses_only_new_waits),
-	T_CASE(hist_test_no_new_waits_is_zero),
-	T_CASE(hist_test_counts_going_down_mean_since_reload),
-	T_CASE(hist_test_malformed_files_are_rejected),
-	T_CASE(hist_test_too_many_lines_are_rejected),
-	T_CASE(vmstat_test_picks_exact_names_only),
-	T_CASE(vmstat_test_recorded_kernels),
-	T_CASE(fmt_test_fits_width_with_decimals_then_suffix),
-	T_CASE(fmt_test_invalid_values_are_a_dash),
-	T_CASE(row_test_rates_are_deltas_over_elapsed),
-	T_CASE(row_test_counter_going_down_counts_from_reload),
-	T_CASE(row_test_a_value_missing_on_either_side_stays_missing),
-	T_CASE(row_test_ratio_and_free_vram_from_mm_stat),
-	T_CASE(row_test_wait_window_falls_back_without_hist),
-};
-
 int main(int argc, char **argv)
 {
-	return t_main(argc, argv, ps_cases, T_ARRAY_SIZE(ps_cases), "");
+	return unit_main(argc, argv);
 }
