@@ -85,7 +85,6 @@
 /* What a failed load hands back: no decompressor accepts it. */
 #define PS3VRAM_SWAP_POISON		0xff
 
-
 /* Counters, in the column order of the sysfs files. */
 enum ps3vram_swap_stat_item {
 	/* mm_stat */

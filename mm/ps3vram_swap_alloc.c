@@ -131,7 +131,7 @@ static void ps3vram_swap_block_put(struct ps3vram_swap_block *block)
 
 /* Take an empty block off the pool's lists and return it to the supply. */
 void ps3vram_swap_block_release(struct ps3vram_swap_pool *pool,
-				       struct ps3vram_swap_block *block)
+				struct ps3vram_swap_block *block)
 {
 	lockdep_assert_held(&pool->lock);
 
@@ -149,8 +149,8 @@ void ps3vram_swap_block_release(struct ps3vram_swap_pool *pool,
 }
 
 /* Allocate an object of @class; caller holds pool->lock. */
-int ps3vram_swap_alloc(struct ps3vram_swap_pool *pool,
-			      unsigned int class, unsigned long *handle)
+int ps3vram_swap_alloc(struct ps3vram_swap_pool *pool, unsigned int class,
+		       unsigned long *handle)
 {
 	struct ps3vram_swap_block *block;
 	unsigned int obj, objs = ps3vram_swap_class_objs(class);

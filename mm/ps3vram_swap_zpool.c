@@ -92,7 +92,6 @@
 #include <linux/wait.h>
 #include <linux/zpool.h>
 
-
 #include "ps3vram_swap.h"
 
 struct ps3vram_swap ps3vram_swap = {

@@ -109,9 +109,11 @@ static int ps3vram_emu_reset_stats_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(ps3vram_emu_reset_stats_fops, NULL,
 			 ps3vram_emu_reset_stats_set, "%llu\n");
 
-static void ps3vram_emu_debugfs(struct ps3vram_emu *emu)
+/* The debugfs op: ps3vram_dma/emu/ in the engine's directory @parent. */
+void ps3vram_emu_debugfs(struct ps3vram_dma_hw *hw, struct dentry *parent)
 {
-	struct dentry *dir = debugfs_create_dir("emu", ps3vram_dma_debugfs_dir());
+	struct ps3vram_emu *emu = to_emu(hw);
+	struct dentry *dir = debugfs_create_dir("emu", parent);
 
 	debugfs_create_file("overshoot_hist", 0444, dir, emu, &overshoot_fops);
 	debugfs_create_file_unsafe("overshoot_reset", 0200, dir, emu,
@@ -159,13 +161,13 @@ static struct ps3vram_emu *ps3vram_emu_create(struct device *dev, void *vram,
 	emu->hw.vram_size = vram_size;
 	emu->vram = vram;
 
-	ret = ps3vram_dma_engine_add(&emu->hw);
-	if (ret) {
+	emu->dma = ps3vram_dma_engine_add(&emu->hw);
+	if (IS_ERR(emu->dma)) {
+		ret = PTR_ERR(emu->dma);
 		free_pages_exact(emu->hw.xdr, size);
 		kfree(emu);
 		return ERR_PTR(ret);
 	}
-	ps3vram_emu_debugfs(emu);
 	return emu;
 }
 
@@ -179,7 +181,7 @@ static void *ps3vram_emu_destroy(struct ps3vram_emu *emu)
 {
 	void *vram = emu->vram;
 
-	ps3vram_dma_engine_remove(&emu->hw);
+	ps3vram_dma_engine_remove(emu->dma);
 	return vram;
 }
 
@@ -292,7 +294,7 @@ unregister:
 	return ret;
 }
 
-int ps3vram_emu_init(void)
+static int ps3vram_emu_init(void)
 {
 	int ret;
 
@@ -314,7 +316,7 @@ int ps3vram_emu_init(void)
 	return 0;
 }
 
-void ps3vram_emu_exit(void)
+static void ps3vram_emu_exit(void)
 {
 	if (ps3vram_emu_vmalloc) {
 		vfree(ps3vram_emu_destroy(ps3vram_emu_vmalloc));
@@ -324,3 +326,8 @@ void ps3vram_emu_exit(void)
 	pci_unregister_driver(&ps3vram_emu_pci_driver);
 }
 
+const struct ps3vram_dma_backend ps3vram_emu_backend = {
+	.name = "emu",
+	.init = ps3vram_emu_init,
+	.exit = ps3vram_emu_exit,
+};

@@ -94,6 +94,7 @@ enum ps3vram_emu_defer {
 /**
  * struct ps3vram_emu - the software RSX
  * @hw: what the engine core sees
+ * @dma: the engine added on @hw
  * @vram: VRAM contents
  * @put: PUT register, FIFO offset in bytes
  * @get: GET register, FIFO offset in bytes
@@ -115,6 +116,7 @@ enum ps3vram_emu_defer {
  */
 struct ps3vram_emu {
 	struct ps3vram_dma_hw hw;
+	struct ps3vram_dma *dma;
 	void *vram;
 	u32 put;
 	u32 get;
@@ -137,6 +139,9 @@ static inline struct ps3vram_emu *to_emu(struct ps3vram_dma_hw *hw)
 {
 	return container_of(hw, struct ps3vram_emu, hw);
 }
+
+/* emu.c */
+void ps3vram_emu_debugfs(struct ps3vram_dma_hw *hw, struct dentry *parent);
 
 /* emu_fifo.c */
 extern const struct ps3vram_dma_hw_ops ps3vram_emu_ops;

@@ -357,5 +357,6 @@ const struct ps3vram_dma_hw_ops ps3vram_emu_ops = {
 	.reset = ps3vram_emu_reset,
 	.vram_read = ps3vram_emu_vram_read,
 	.vram_write = ps3vram_emu_vram_write,
+	.debugfs = ps3vram_emu_debugfs,
 	.release = ps3vram_emu_release,
 };

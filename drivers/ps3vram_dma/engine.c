@@ -2,8 +2,10 @@
 /*
  * ps3vram_dma engine life cycle: add, remove, module init, debugfs
  *
- * A backend (rsx_ps3.c on a PS3, emu.c elsewhere) describes its GPU in a
- * struct ps3vram_dma_hw and adds it with ps3vram_dma_engine_add(); there
+ * The module's backends (rsx_ps3.c on a PS3, emu.c elsewhere) are listed
+ * in backends.c; module init registers each of them, knowing none by name.
+ * A backend describes its GPU in a struct ps3vram_dma_hw and adds it with
+ * ps3vram_dma_engine_add(), which returns the engine to remove later; there
  * is one engine at a time.  Adding allocates the staging slots, resets the
  * GPU once (the first reset and its fence are bring-up, not counted), and
  * publishes the engine: sysfs (sysfs.c), debugfs ps3vram_dma/wait_hist,
@@ -117,11 +119,15 @@ DEFINE_SHOW_ATTRIBUTE(wait_hist);
  * ps3vram_dma_engine_add() - bring up the engine on a backend
  * @hw: the backend's GPU, with the XDR buffer and VRAM ready
  *
- * Return: 0; -EBUSY when an engine exists already; -EINVAL when the XDR
- * buffer has no room for a slot after the FIFO; -ENOMEM; or the error of
- * the backend's first reset.
+ * Creates the engine's debugfs directory and hands it to the backend's
+ * debugfs() op, if any, for the backend's own files.
+ *
+ * Return: the engine, for ps3vram_dma_engine_remove(); or ERR_PTR():
+ * -EBUSY when an engine exists already; -EINVAL when the XDR buffer has no
+ * room for a slot after the FIFO; -ENOMEM; or the error of the backend's
+ * first reset.
  */
-int ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
+struct ps3vram_dma *ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
 {
 	unsigned int i, nr_notifiers;
 	struct ps3vram_dma *dma;
@@ -130,17 +136,17 @@ int ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
 	/* Copies name VRAM with 32-bit offsets. */
 	if (hw->xdr_size < PS3VRAM_FIFO_SIZE + PAGE_SIZE ||
 	    hw->vram_size > SZ_4G)
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
 	nr_notifiers = ps3vram_dma_nr_notifiers ?: hw->nr_notifiers ?: 1;
 	if (nr_notifiers > PS3VRAM_NR_NOTIFIERS) {
 		pr_err("nr_notifiers=%u is out of range 1-%u\n",
 		       nr_notifiers, PS3VRAM_NR_NOTIFIERS);
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
 	}
 
 	dma = kzalloc(sizeof(*dma), GFP_KERNEL);
 	if (!dma)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	kobject_init(&dma->kobj, &ps3vram_dma_ktype);
 	dma->hw = hw;
 	mutex_init(&dma->fifo_lock);
@@ -187,12 +193,14 @@ int ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
 	dma->debugfs = debugfs_create_dir("ps3vram_dma", NULL);
 	debugfs_create_file("wait_hist", 0444, dma->debugfs, dma,
 			    &wait_hist_fops);
+	if (hw->ops->debugfs)
+		hw->ops->debugfs(hw, dma->debugfs);
 	ps3vram_dma_engine = dma;
 	mutex_unlock(&ps3vram_dma_list_lock);
 	dev_info(hw->dev, "%s engine: %llu MiB VRAM, %u staging slots, %u notifiers\n",
 		 hw->name, hw->vram_size >> 20, dma->nr_slots,
 		 dma->nr_notifiers);
-	return 0;
+	return dma;
 
 del:
 	kobject_del(&dma->kobj);
@@ -200,12 +208,12 @@ unlock:
 	mutex_unlock(&ps3vram_dma_list_lock);
 put:
 	kobject_put(&dma->kobj);
-	return ret;
+	return ERR_PTR(ret);
 }
 
 /**
  * ps3vram_dma_engine_remove() - take the engine down
- * @hw: the backend passed to ps3vram_dma_engine_add()
+ * @dma: the engine ps3vram_dma_engine_add() returned
  *
  * Clients may still exist: their copies in flight complete with -ENODEV,
  * and from now on their submits, resets and CPU reads and writes fail with
@@ -214,15 +222,15 @@ put:
  * called when the last client is destroyed, or before this returns when
  * there is none.
  */
-void ps3vram_dma_engine_remove(struct ps3vram_dma_hw *hw)
+void ps3vram_dma_engine_remove(struct ps3vram_dma *dma)
 {
+	struct ps3vram_dma_hw *hw = dma->hw;
 	struct ps3vram_dma_client *client;
-	struct ps3vram_dma *dma;
 	unsigned int nr_clients;
 
+	/* Removed already (a test's simulated unplug, then the unload). */
 	mutex_lock(&ps3vram_dma_list_lock);
-	dma = ps3vram_dma_engine;
-	if (!dma || dma->hw != hw) {
+	if (ps3vram_dma_engine != dma) {
 		mutex_unlock(&ps3vram_dma_list_lock);
 		return;
 	}
@@ -257,29 +265,40 @@ void ps3vram_dma_engine_remove(struct ps3vram_dma_hw *hw)
 	kobject_put(&dma->kobj);
 }
 
-/* The debugfs directory of the engine, for the backend's own files. */
-struct dentry *ps3vram_dma_debugfs_dir(void)
-{
-	return ps3vram_dma_engine ? ps3vram_dma_engine->debugfs : NULL;
-}
-
+/*
+ * Module load: register every backend of ps3vram_dma_backends[] (backends.c)
+ * in order; each binds its device, if there is one, and adds the engine.
+ * A backend that fails unwinds the ones before it.
+ */
 static int __init ps3vram_dma_init(void)
 {
+	const struct ps3vram_dma_backend *const *b;
 	int ret;
 
-	ret = ps3vram_rsx_init();
-	if (ret)
-		return ret;
-	ret = ps3vram_emu_init();
-	if (ret)
-		ps3vram_rsx_exit();
+	for (b = ps3vram_dma_backends; *b; b++) {
+		ret = (*b)->init();
+		if (ret) {
+			pr_err("backend %s: %d\n", (*b)->name, ret);
+			goto unwind;
+		}
+	}
+	return 0;
+
+unwind:
+	while (b-- != ps3vram_dma_backends)
+		(*b)->exit();
 	return ret;
 }
 
+/* Module unload: the backends in reverse order, each removing its engine. */
 static void __exit ps3vram_dma_exit(void)
 {
-	ps3vram_emu_exit();
-	ps3vram_rsx_exit();
+	const struct ps3vram_dma_backend *const *b = ps3vram_dma_backends;
+
+	while (*b)
+		b++;
+	while (b-- != ps3vram_dma_backends)
+		(*b)->exit();
 }
 
 module_init(ps3vram_dma_init);

@@ -17,6 +17,8 @@
 
 #include "rsx.h"
 
+struct dentry;
+struct ps3vram_dma;
 struct ps3vram_dma_hw;
 struct seq_file;
 struct kernel_param;
@@ -37,6 +39,9 @@ int ps3vram_dma_param_set_range(const char *val,
  * @vram_read: CPU read of VRAM (last resort, slow on a PS3); 0, or
  *	-ENODEV when the backend has lost its VRAM (a PS3 after shutdown)
  * @vram_write: CPU write of VRAM (last resort); returns as @vram_read
+ * @debugfs: optional: add the backend's own files to @dir, the engine's
+ *	debugfs directory, which goes with the engine; called once by
+ *	ps3vram_dma_engine_add()
  * @release: free the backend: its XDR buffer and the structure holding
  *	@hw.  Called once, when the last reference to the engine goes after
  *	ps3vram_dma_engine_remove(): at once when no client exists, otherwise
@@ -55,6 +60,7 @@ struct ps3vram_dma_hw_ops {
 			 unsigned int len);
 	int (*vram_write)(struct ps3vram_dma_hw *hw, u64 off, const void *src,
 			  unsigned int len);
+	void (*debugfs)(struct ps3vram_dma_hw *hw, struct dentry *dir);
 	void (*release)(struct ps3vram_dma_hw *hw);
 };
 
@@ -80,9 +86,8 @@ struct ps3vram_dma_hw {
 	unsigned int nr_notifiers;
 };
 
-int ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw);
-void ps3vram_dma_engine_remove(struct ps3vram_dma_hw *hw);
-struct dentry *ps3vram_dma_debugfs_dir(void);
+struct ps3vram_dma *ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw);
+void ps3vram_dma_engine_remove(struct ps3vram_dma *dma);
 
 /* Log-linear histogram of nanosecond values, 8 buckets per power of two. */
 #define PS3VRAM_HIST_SUB		8
@@ -98,21 +103,23 @@ u64 ps3vram_hist_percentile(struct ps3vram_hist *h, unsigned int pct);
 void ps3vram_hist_reset(struct ps3vram_hist *h);
 void ps3vram_hist_show(struct seq_file *m, struct ps3vram_hist *h);
 
-/* Backends, each a no-op stub when not configured. */
-#ifdef CONFIG_PS3VRAM_DMA_EMU
-int ps3vram_emu_init(void);
-void ps3vram_emu_exit(void);
-#else
-static inline int ps3vram_emu_init(void) { return 0; }
-static inline void ps3vram_emu_exit(void) { }
-#endif
+/**
+ * struct ps3vram_dma_backend - a backend built into the module
+ * @name: short name, for the log
+ * @init: at module load: register the backend's driver, which adds the
+ *	engine when it binds a device; 0 also when this machine has none
+ * @exit: at module unload: unregister it, removing the engine it added
+ */
+struct ps3vram_dma_backend {
+	const char *name;
+	int (*init)(void);
+	void (*exit)(void);
+};
 
-#ifdef CONFIG_PS3_PS3VRAM_DMA_RSX
-int ps3vram_rsx_init(void);
-void ps3vram_rsx_exit(void);
-#else
-static inline int ps3vram_rsx_init(void) { return 0; }
-static inline void ps3vram_rsx_exit(void) { }
-#endif
+/* backends.c: the configured backends in registration order, then NULL. */
+extern const struct ps3vram_dma_backend *const ps3vram_dma_backends[];
+
+extern const struct ps3vram_dma_backend ps3vram_emu_backend;
+extern const struct ps3vram_dma_backend ps3vram_rsx_backend;
 
 #endif /* _PS3VRAM_DMA_INTERNAL_H */

@@ -44,6 +44,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/err.h>
 #include <linux/io.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -88,6 +89,7 @@ MODULE_PARM_DESC(rsx_vram_mb, "PS3: VRAM to ask the hypervisor for, in MiB, 1-25
 /**
  * struct ps3vram_rsx - the PS3 GPU as the engine sees it
  * @hw: what the engine core sees; hw.xdr is the XDR buffer
+ * @dma: the engine added on @hw
  * @dev: the GPU_RAMDISK system-bus device
  * @memory: lv1 handle of our VRAM
  * @context: lv1 handle of our GPU context
@@ -100,6 +102,7 @@ MODULE_PARM_DESC(rsx_vram_mb, "PS3: VRAM to ask the hypervisor for, in MiB, 1-25
  */
 struct ps3vram_rsx {
 	struct ps3vram_dma_hw hw;
+	struct ps3vram_dma *dma;
 	struct ps3_system_bus_device *dev;
 	u64 memory;
 	u64 context;
@@ -394,8 +397,9 @@ static int ps3vram_rsx_probe(struct ps3_system_bus_device *dev)
 	 */
 	rsx->hw.nr_notifiers = 1;
 
-	ret = ps3vram_dma_engine_add(&rsx->hw);
-	if (ret) {
+	rsx->dma = ps3vram_dma_engine_add(&rsx->hw);
+	if (IS_ERR(rsx->dma)) {
+		ret = PTR_ERR(rsx->dma);
 		dev_err(&dev->core, "cannot add the engine: %d\n", ret);
 		goto unmap_vram;
 	}
@@ -445,7 +449,7 @@ static void ps3vram_rsx_remove(struct ps3_system_bus_device *dev)
 {
 	struct ps3vram_rsx *rsx = ps3_system_bus_get_drvdata(dev);
 
-	ps3vram_dma_engine_remove(&rsx->hw);
+	ps3vram_dma_engine_remove(rsx->dma);
 	if (!rsx->gone)
 		ps3vram_rsx_release(rsx);
 	ps3_system_bus_set_drvdata(dev, NULL);
@@ -484,7 +488,7 @@ static struct ps3_system_bus_driver ps3vram_rsx_driver = {
 	.shutdown = ps3vram_rsx_shutdown,
 };
 
-/**
+/*
  * ps3vram_rsx_init() - register the PS3 backend's driver
  *
  * Return: 0, also without registering anything on a machine without PS3
@@ -492,7 +496,7 @@ static struct ps3_system_bus_driver ps3vram_rsx_driver = {
  * the module (and its emulator); -EINVAL for a bad rsx_vram_mb; or the
  * error of ps3_system_bus_driver_register().
  */
-int ps3vram_rsx_init(void)
+static int ps3vram_rsx_init(void)
 {
 	int ret;
 
@@ -509,16 +513,22 @@ int ps3vram_rsx_init(void)
 	return ret;
 }
 
-/**
+/*
  * ps3vram_rsx_exit() - unregister the PS3 backend's driver
  *
  * Unbinds the device, which takes the engine down.
  */
-void ps3vram_rsx_exit(void)
+static void ps3vram_rsx_exit(void)
 {
 	if (ps3vram_rsx_registered)
 		ps3_system_bus_driver_unregister(&ps3vram_rsx_driver);
 	ps3vram_rsx_registered = false;
 }
+
+const struct ps3vram_dma_backend ps3vram_rsx_backend = {
+	.name = "rsx",
+	.init = ps3vram_rsx_init,
+	.exit = ps3vram_rsx_exit,
+};
 
 MODULE_ALIAS(PS3_MODULE_ALIAS_GPU_RAMDISK);

@@ -47,33 +47,34 @@ enum ps3vram_dma_dir {
 
 /**
  * struct ps3vram_dma_xfer - one copy in flight, owned by the caller
- * @client: the client that submitted it
- * @notifier: engine-private: the completion notifier it waits on
- * @state: engine-private: see enum ps3vram_dma_xfer_state in the engine
- * @status: result once complete: 0, -ETIMEDOUT, -EIO or -ENODEV
- * @submitted: when it was queued, for the wait-time statistics
  *
- * Lives from ps3vram_dma_submit() until ps3vram_dma_wait() returns; the
- * caller must wait for every submitted transfer before reusing it or the
- * staging slot it names.  Once the wait has returned, whatever the
- * status, the GPU no longer writes that slot or that VRAM.
+ * The caller provides the memory (on its stack, in its request) and uses
+ * no field: all of them are the engine's.  The copy's result is what
+ * ps3vram_dma_wait() returns.  It lives from ps3vram_dma_submit() until
+ * ps3vram_dma_wait() returns; the caller must wait for every submitted
+ * transfer before reusing it or the staging slot it names.  Once the wait
+ * has returned, whatever the status, the GPU no longer writes that slot
+ * or that VRAM.
  */
 struct ps3vram_dma_xfer {
-	struct ps3vram_dma_client *client;
-	unsigned int notifier;
-	int state;
-	int status;
-	u64 submitted;
+	/* private: the engine's (drivers/ps3vram_dma/xfer.c) */
+	struct ps3vram_dma_client *client;	/* who submitted it */
+	unsigned int notifier;	/* the completion notifier it waits on */
+	int state;		/* enum ps3vram_dma_xfer_state */
+	int status;		/* 0, -ETIMEDOUT, -EIO or -ENODEV */
+	u64 submitted;		/* when it was queued (ns) */
 };
 
 /**
  * struct ps3vram_dma_slot - a staging slot in the DMA-visible XDR buffer
  * @buf: CPU address of the slot, PAGE_SIZE bytes, in the linear mapping
- * @index: slot number, engine-private
+ *
+ * Clients get slots from ps3vram_dma_slot_get() and use @buf only.
  */
 struct ps3vram_dma_slot {
 	void *buf;
-	unsigned int index;
+	/* private: the engine's */
+	unsigned int index;	/* slot number in the XDR buffer */
 };
 
 struct ps3vram_dma_client *ps3vram_dma_client_create(const char *name,

@@ -180,7 +180,7 @@ UNIT_TEST(alloc_test_engine_add_fails_when_the_first_reset_fails)
 	hw.xdr = alloc_pages_exact(hw.xdr_size, GFP_KERNEL | __GFP_ZERO);
 	ASSERT_TRUE(hw.xdr);
 	fake_reset_ret = -ETIMEDOUT;
-	EXPECT_EQ(ps3vram_dma_engine_add(&hw), -ETIMEDOUT);
+	EXPECT_EQ(PTR_ERR(ps3vram_dma_engine_add(&hw)), -ETIMEDOUT);
 	EXPECT_TRUE(unit_log_contains("fake: engine reset failed: -110"));
 	fake_reset_ret = 0;
 	free_pages_exact(hw.xdr, hw.xdr_size);
@@ -194,15 +194,18 @@ UNIT_TEST(alloc_test_engine_add_needs_room_for_a_slot)
 		.ops = &fake_ops, .dev = &dev, .name = "fake",
 		.xdr_size = PS3VRAM_FIFO_SIZE, .vram_size = 1 << 20,
 	};
+	struct ps3vram_dma *dma;
 	unsigned long live = unit_allocs_live();
 
 	hw.xdr = alloc_pages_exact(hw.xdr_size + PAGE_SIZE, GFP_KERNEL);
 	ASSERT_TRUE(hw.xdr);
-	EXPECT_EQ(ps3vram_dma_engine_add(&hw), -EINVAL);
+	EXPECT_EQ(PTR_ERR(ps3vram_dma_engine_add(&hw)), -EINVAL);
 	hw.xdr_size += PAGE_SIZE;
-	EXPECT_EQ(ps3vram_dma_engine_add(&hw), 0);
-	EXPECT_EQ(ps3vram_dma_engine->nr_slots, 1);
-	ps3vram_dma_engine_remove(&hw);
+	dma = ps3vram_dma_engine_add(&hw);
+	ASSERT_PTR_OK(dma);
+	EXPECT_TRUE(dma == ps3vram_dma_engine);
+	EXPECT_EQ(dma->nr_slots, 1);
+	ps3vram_dma_engine_remove(dma);
 	free_pages_exact(hw.xdr, hw.xdr_size);
 	alloc_expect_clean(live, "one slot");
 }

@@ -51,7 +51,7 @@ void dma_engine_remove(void)
 	/* The engine lingers for its clients; the unload drops this ref. */
 	kobject_get(&env.dma->kobj);
 	env.held = true;
-	ps3vram_dma_engine_remove(&env.emu->hw);
+	ps3vram_dma_engine_remove(env.emu->dma);
 }
 
 u64 dma_engine_stat(unsigned int item)

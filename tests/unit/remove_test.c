@@ -16,6 +16,7 @@
 
 struct rm_backend {
 	struct ps3vram_dma_hw hw;
+	struct ps3vram_dma *dma;	/* what engine_add() returned */
 	struct device dev;
 	u8 *vram;
 	bool hung;		/* copies kicked so far never complete */
@@ -119,7 +120,8 @@ static struct rm_backend *rm_add(void)
 	b->hw.xdr = alloc_pages_exact(b->hw.xdr_size, GFP_KERNEL | __GFP_ZERO);
 	b->vram = kzalloc(RM_VRAM, GFP_KERNEL);
 	ASSERT_TRUE(b->hw.xdr && b->vram);
-	ASSERT_EQ(ps3vram_dma_engine_add(&b->hw), 0);
+	b->dma = ps3vram_dma_engine_add(&b->hw);
+	ASSERT_PTR_OK(b->dma);
 	return b;
 }
 
@@ -129,7 +131,7 @@ static void rm_remove(struct rm_backend *b)
 	unsigned int releases = rm_releases;
 	u8 *vram = b->vram;
 
-	ps3vram_dma_engine_remove(&b->hw);
+	ps3vram_dma_engine_remove(b->dma);
 	/* Unless release() freed it already. */
 	if (rm_releases == releases) {
 		b->gone = true;
