@@ -4,7 +4,8 @@
 #
 #   make [KDIR=...]   modules for one kernel (default: the running kernel's
 #                     headers if installed, else Debian's 6.1 headers)
-#   make demo         the virtual PS3 swapping to VRAM through zswap
+#   make demo         the virtual PS3 swapping to VRAM through zswap (V=1:
+#                     every log on the terminal)
 #   make check        every test tier; ends with "N passed, N failed"
 #   make check-unit   userspace unit tests
 #   make check-vm     VM scenarios on 6.1 and 6.12
@@ -17,11 +18,6 @@
 #   make lint         checkpatch --strict, sparse, W=1, kernel-doc
 #   make ps3          cross build for the PS3 (ps3_defconfig)
 #   make clean
-
-ifneq ($(KERNELRELEASE),)
-# Called from the kernel build system: Kbuild does the work.
-include $(src)/Kbuild
-else
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD := $(TOP)/build
@@ -39,10 +35,16 @@ KDIR ?= $(if $(wildcard $(RUNNING_KDIR)),$(RUNNING_KDIR),/lib/modules/$(KVER_61)
 
 # Sources copied into each kernel's build directory, so that several
 # kernels can be built side by side without cleaning.
-MOD_SRCS := Kbuild Kconfig include drivers mm
+MOD_SRCS := Kbuild include drivers mm
+
+# The out-of-tree build's Kconfig choices, on the make command line as a
+# DKMS package gives them (see Kbuild): the software RSX, every module.
+OOT_CONFIG := CONFIG_PS3VRAM_DMA=m CONFIG_PS3VRAM_DMA_EMU=y \
+	CONFIG_PS3VRAM_DMA_TEST=m CONFIG_PS3VRAM_SWAP=m \
+	$(if $(wildcard $(TOP)/drivers/block/ps3vram.c),CONFIG_PS3_VRAM=m)
 
 .PHONY: all modules setup demo check check-unit check-vm check-debug lint ps3 \
-	intree kernels tools clean soak
+	intree kernels mod-srcs oot-config tools clean soak
 all: modules
 
 setup:
@@ -56,7 +58,8 @@ modules-kdir:
 	$(eval O := $(BUILD)/$(notdir $(patsubst %/build,%,$(KDIR_USE))))
 	@mkdir -p $(O)
 	@cp -a $(addprefix $(TOP)/,$(MOD_SRCS)) $(O)/
-	$(MAKE) -C $(KDIR_USE) M=$(O) W=1 KCFLAGS=-Werror $(KBUILD_EXTRA) modules
+	$(MAKE) -C $(KDIR_USE) M=$(O) W=1 KCFLAGS=-Werror $(OOT_CONFIG) \
+		$(KBUILD_EXTRA) modules
 	@rm -f $(O)/*.ko
 	@find $(O)/drivers $(O)/mm -name '*.ko' -exec cp -t $(O)/ {} +
 
@@ -67,13 +70,19 @@ modules-%: setup
 kernels:
 	@echo $(KVER_61) $(KVER_612)
 
+# For the scripts that build the modules themselves (scripts/lib/modules.sh)
+mod-srcs:
+	@echo $(MOD_SRCS)
+
+oot-config:
+	@echo $(OOT_CONFIG)
+
 tools: setup
 	@$(MAKE) --no-print-directory -C $(TOP)/tools/swapbench O=$(BUILD)/tools
 	@$(MAKE) --no-print-directory -C $(TOP)/tools/ps3vram-stat O=$(BUILD)/tools
 
-demo: setup tools
-	@$(MAKE) --no-print-directory modules-$(KVER_61)
-	@$(TOP)/tools/vm/run-vm --kernel 6.1 $(TOP)/tools/vm/demo.sh
+demo:
+	@$(TOP)/tools/vm/run-demo $(if $(filter-out 0,$(V)),-v)
 
 check: setup
 	@$(TOP)/tests/run-check
@@ -111,5 +120,3 @@ ps3: setup
 clean:
 	rm -rf $(BUILD)
 	@$(MAKE) --no-print-directory -C $(TOP)/tests/unit clean 2>/dev/null || true
-
-endif
