@@ -12,12 +12,12 @@
 # take 40 minutes of make check's 60.  Text pages at twice RAM: every page
 # compresses, and most touches fault, so that most of the work is VRAM
 # traffic (mixed pages at 1.5 x RAM moved 178 MiB/min).  Meanwhile the
-# software RSX hangs every 1000th copy (emu_timeout_every, the engine
-# times out and resets) and stalls completions in bursts (emu_stall_us),
-# and a background loop swings zswap's max_pool_percent between 1 and
-# 100, switches the zpool between ps3vram and the kernel's default and back, and turns zswap
-# off and on.  It reports traffic, faults injected, pages verified and
-# mismatches: 0 mismatches and a clean kernel log pass.
+# software RSX hangs every 1000th copy (emu_timeout_every, the engine times
+# out and resets) and stalls completions in bursts (emu_stall_us), and a
+# background loop swings zswap's max_pool_percent between 1 and 100,
+# switches the zpool between ps3vram and the kernel's default and back, and
+# turns zswap off and on.  It reports traffic, faults injected, pages
+# verified and mismatches: 0 mismatches and a clean kernel log pass.
 #
 # rig: --append "zswap.enabled=1 zswap.max_pool_percent=100" --timeout 900 --disk-iops 0 --disk-bps 0
 # rig-allow: ps3vram_dma.*(timed out|resetting|RSX error|reset after)
