@@ -37,8 +37,9 @@
  * the store (the entry is removed again), and the page goes to the swap
  * device instead: a page that did not reach VRAM is never reported stored.
  * load downloads into a slot and copies out.  A load should not fail:
- * frontswap holds the only copy of the page.  A download that fails is
- * retried (a timed-out copy has already reset the engine; -EIO means
+ * frontswap holds the only copy of the page.  It uses the engine's robust
+ * download (shared with the zpool and the block device): a download that
+ * fails is retried (a timed-out copy has already reset the engine; -EIO means
  * another client's reset failed it), and when the retries are spent the
  * CPU reads the page out of VRAM (slow on a PS3, about 16 MB/s, but
  * correct).  Only single pages are stored: a transparent huge page
@@ -91,8 +92,8 @@
 #include <linux/sysfs.h>
 #include <linux/xarray.h>
 
-/* Downloads retried before the CPU reads the page. */
-#define PS3VRAM_FRONTSWAP_RETRIES	2
+/* Downloads retried before the CPU reads the page (the engine's policy). */
+#define PS3VRAM_FRONTSWAP_RETRIES	PS3VRAM_DMA_ROBUST_RETRIES
 /* Every byte of a page whose contents were lost (see the file comment). */
 #define PS3VRAM_FRONTSWAP_POISON	0x6b
 
@@ -149,6 +150,12 @@ static void ps3vram_frontswap_count(struct ps3vram_frontswap *fs,
 				    enum ps3vram_frontswap_stat_item item)
 {
 	atomic64_inc(&fs->stat[item]);
+}
+
+static void ps3vram_frontswap_add(struct ps3vram_frontswap *fs,
+				  enum ps3vram_frontswap_stat_item item, u64 n)
+{
+	atomic64_add(n, &fs->stat[item]);
 }
 
 /* ---- VRAM pages -------------------------------------------------------- */
@@ -237,8 +244,8 @@ static int ps3vram_frontswap_do_load(struct ps3vram_frontswap *fs,
 				     unsigned int type, pgoff_t offset,
 				     struct page *page)
 {
+	struct ps3vram_dma_robust how;
 	struct ps3vram_dma_slot *slot;
-	unsigned int tries;
 	void *entry, *dst;
 	u64 vram_off;
 	int ret;
@@ -249,32 +256,18 @@ static int ps3vram_frontswap_do_load(struct ps3vram_frontswap *fs,
 	vram_off = (u64)xa_to_value(entry) << PAGE_SHIFT;
 
 	slot = ps3vram_dma_slot_get(fs->client);
-	for (tries = 0; ; tries++) {
-		ret = ps3vram_dma_download(fs->client, slot, 0, vram_off,
-					   PAGE_SIZE);
-		if (!ret || tries == PS3VRAM_FRONTSWAP_RETRIES)
-			break;
-		/* No reset here: every reset fails all clients' copies. */
-		ps3vram_frontswap_count(fs, PS3VRAM_FS_LOAD_RETRIES);
-	}
-	dst = kmap_local_page(page);
-	if (!ret) {
-		copy_page(dst, slot->buf);
-	} else {
-		pr_warn_ratelimited("download failed (%d), reading the page with the CPU\n",
-				    ret);
-		ret = ps3vram_dma_cpu_read(fs->client, dst, vram_off,
-					   PAGE_SIZE);
-		ps3vram_frontswap_count(fs, PS3VRAM_FS_CPU_READS);
-	}
 	/*
-	 * The page is lost: a range outside the claim (a bug), or VRAM gone
-	 * with the engine (shut down for reboot while tasks still run).  A
-	 * failed CPU read may have written part of the page: poison all of
-	 * it, so that neither stale nor partial bytes pass for the page.
+	 * Retried and read by the CPU as needed; a page nothing could read
+	 * is poisoned whole (see the file comment), never stale or partial.
 	 */
-	if (ret)
-		memset(dst, PS3VRAM_FRONTSWAP_POISON, PAGE_SIZE);
+	ret = ps3vram_dma_download_robust(fs->client, slot, 0, vram_off,
+					  PAGE_SIZE, PS3VRAM_FRONTSWAP_POISON,
+					  &how);
+	ps3vram_frontswap_add(fs, PS3VRAM_FS_LOAD_RETRIES, how.retries);
+	if (how.cpu)
+		ps3vram_frontswap_count(fs, PS3VRAM_FS_CPU_READS);
+	dst = kmap_local_page(page);
+	copy_page(dst, slot->buf);
 	kunmap_local(dst);
 	ps3vram_dma_slot_put(fs->client, slot);
 	if (ret) {

@@ -78,8 +78,6 @@
 #define PS3VRAM_SWAP_OBJ_BITS		ilog2(PS3VRAM_SWAP_MAX_OBJS)
 /* Concurrent mappings per pool: a few per CPU is plenty. */
 #define PS3VRAM_SWAP_MAX_MAPS		64
-/* Copies retried after an engine reset before the CPU moves the bytes. */
-#define PS3VRAM_SWAP_RETRIES		2
 /* Objects 6.1's shrink writes back at most per page it is asked for. */
 #define PS3VRAM_SWAP_SHRINK_OBJS	32
 /* What a failed load hands back: no decompressor accepts it. */

@@ -24,10 +24,11 @@
  *
  * Failures
  * --------
- * A copy that fails (timeout or engine reset) is retried after the reset;
- * when the retries are spent the object is moved by the CPU instead: slow
- * (VRAM reads run at ~16 MB/s on a PS3) but correct.  When the CPU path
- * fails too (-ENODEV once the engine is gone, a PS3 after shutdown), a
+ * Copies go through the engine's robust copies (shared with the other
+ * clients): a copy that fails (timeout or engine reset) is retried after
+ * the reset; when the retries are spent the object is moved by the CPU
+ * instead: slow (VRAM reads run at ~16 MB/s on a PS3) but correct.  When
+ * the CPU path fails too (-ENODEV once the engine is gone, a PS3 after shutdown), a
  * load gets poison, 0xff bytes that lzo, lzo-rle, lz4, zstd, deflate and
  * 842 all refuse, and the handle is logged: zswap then fails loudly (its
  * decompression BUG_ON on 6.1 and 6.12) instead of decompressing the
@@ -148,37 +149,28 @@ static void ps3vram_swap_map_free(struct ps3vram_swap_pool *pool,
 }
 
 /*
- * Copy an object between VRAM and @slot, retrying and falling back to the
- * CPU.  Return: 0, or the CPU path's error when nothing moved the bytes
- * (-ENODEV once the engine is gone: a PS3 after shutdown).
+ * Copy an object between VRAM and @slot: the engine's robust copies retry
+ * and fall back to the CPU; a download nothing could do leaves poison in
+ * the slot.  Return: 0, or the CPU path's error when nothing moved the
+ * bytes (-ENODEV once the engine is gone: a PS3 after shutdown).
  */
 static int ps3vram_swap_copy(struct ps3vram_dma_slot *slot, u64 vram_off,
 			     unsigned int len, bool up)
 {
 	struct ps3vram_dma_client *client = ps3vram_swap.client;
-	unsigned int try;
+	struct ps3vram_dma_robust how;
 	int ret;
 
-	for (try = 0; try <= PS3VRAM_SWAP_RETRIES; try++) {
-		if (try)
-			ps3vram_swap_count(up ? PS3VRAM_SWAP_RETRIES_UP :
-					   PS3VRAM_SWAP_RETRIES_DOWN, 1);
-		ret = up ? ps3vram_dma_upload(client, slot, 0, vram_off, len) :
-			   ps3vram_dma_download(client, slot, 0, vram_off, len);
-		if (!ret) {
-			WRITE_ONCE(ps3vram_swap.broken, false);
-			return 0;
-		}
-		/* -ETIMEDOUT and -EIO both come back after an engine reset. */
-	}
-
-	pr_warn_ratelimited("%s of %u bytes at %#llx failed (%d), using the CPU\n",
-			    up ? "upload" : "download", len, vram_off, ret);
 	if (up)
-		ret = ps3vram_dma_cpu_write(client, vram_off, slot->buf, len);
+		ret = ps3vram_dma_upload_robust(client, slot, 0, vram_off, len,
+						&how);
 	else
-		ret = ps3vram_dma_cpu_read(client, slot->buf, vram_off, len);
-	if (!ret)
+		ret = ps3vram_dma_download_robust(client, slot, 0, vram_off,
+						  len, PS3VRAM_SWAP_POISON,
+						  &how);
+	ps3vram_swap_count(up ? PS3VRAM_SWAP_RETRIES_UP :
+			   PS3VRAM_SWAP_RETRIES_DOWN, how.retries);
+	if (how.cpu && !ret)
 		ps3vram_swap_count(up ? PS3VRAM_SWAP_CPU_WRITES :
 				   PS3VRAM_SWAP_CPU_READS, 1);
 	WRITE_ONCE(ps3vram_swap.broken, ret != 0);

@@ -14,7 +14,10 @@
  *    copies between the slot and VRAM;
  *  - a copy is either synchronous (ps3vram_dma_upload(), _download()) or
  *    submitted and waited for later (ps3vram_dma_submit(), _wait()), so a
- *    client can keep several copies in flight.
+ *    client can keep several copies in flight;
+ *  - data a client holds the only copy of goes through the _robust()
+ *    copies: retried, then moved by the CPU, and a download that nothing
+ *    could do is poisoned and logged, never left stale.
  *
  * All functions may sleep.  A client outlives the engine: when the GPU goes
  * away (the emulator's device unplugged), copies and CPU accesses fail with
@@ -99,6 +102,32 @@ int ps3vram_dma_upload(struct ps3vram_dma_client *client,
 int ps3vram_dma_download(struct ps3vram_dma_client *client,
 			 struct ps3vram_dma_slot *slot, unsigned int slot_off,
 			 u64 vram_off, unsigned int len);
+
+/* DMA copies retried by the _robust() copies before the CPU moves the data. */
+#define PS3VRAM_DMA_ROBUST_RETRIES	2
+
+/**
+ * struct ps3vram_dma_robust - what a _robust() copy took
+ * @retries: DMA copies retried after a failure, 0..PS3VRAM_DMA_ROBUST_RETRIES
+ * @cpu: the DMA copies were given up: the CPU path was tried (it moved the
+ *	data if the copy returned 0)
+ * @dma_err: the last DMA copy's error when @cpu, else 0
+ */
+struct ps3vram_dma_robust {
+	unsigned int retries;
+	bool cpu;
+	int dma_err;
+};
+
+int ps3vram_dma_download_robust(struct ps3vram_dma_client *client,
+				struct ps3vram_dma_slot *slot,
+				unsigned int slot_off, u64 vram_off,
+				unsigned int len, u8 poison,
+				struct ps3vram_dma_robust *how);
+int ps3vram_dma_upload_robust(struct ps3vram_dma_client *client,
+			      struct ps3vram_dma_slot *slot,
+			      unsigned int slot_off, u64 vram_off,
+			      unsigned int len, struct ps3vram_dma_robust *how);
 
 int ps3vram_dma_reset(struct ps3vram_dma_client *client);
 

@@ -6,6 +6,34 @@
 #include "dma_fixture.h"
 #include "dma_engine.h"
 
+/*
+ * The robust copies, with the engine's CPU path failing at will
+ * (dma_engine_cpu_dead), as it does once the engine is gone.
+ */
+int dma_engine_cpu_dead;
+
+static int dma_engine_cpu_read(struct ps3vram_dma_client *client, void *dst,
+			       u64 vram_off, unsigned int len)
+{
+	return dma_engine_cpu_dead ? -ENODEV :
+	       ps3vram_dma_cpu_read(client, dst, vram_off, len);
+}
+
+static int dma_engine_cpu_write(struct ps3vram_dma_client *client,
+				u64 vram_off, const void *src,
+				unsigned int len)
+{
+	return dma_engine_cpu_dead ? -ENODEV :
+	       ps3vram_dma_cpu_write(client, vram_off, src, len);
+}
+
+#define ps3vram_dma_cpu_read	dma_engine_cpu_read
+#define ps3vram_dma_cpu_write	dma_engine_cpu_write
+#include "../../drivers/ps3vram_dma/robust.c"
+#undef ps3vram_dma_cpu_read
+#undef ps3vram_dma_cpu_write
+#undef pr_fmt
+
 void dma_engine_load(unsigned int vram_mb)
 {
 	dma_env_start(vram_mb);
@@ -14,6 +42,7 @@ void dma_engine_load(unsigned int vram_mb)
 void dma_engine_unload(void)
 {
 	dma_env_stop(NULL);
+	dma_engine_cpu_dead = 0;
 }
 
 unsigned int *dma_engine_param(const char *name)

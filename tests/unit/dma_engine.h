@@ -34,6 +34,13 @@ u64 dma_engine_stat(unsigned int item);
 /* Emulated VRAM at absolute offset @off, as the GPU sees it. */
 u8 *dma_engine_vram(u64 off);
 
+/*
+ * Set: the engine's CPU path, as the robust copies call it, fails with
+ * -ENODEV (nothing moved), as it does once the engine is gone (a PS3 after
+ * shutdown, an unplugged emulator).  Cleared at the unload.
+ */
+extern int dma_engine_cpu_dead;
+
 /* Let every modelled copy finish (advances the fake clock). */
 void dma_engine_settle(void);
 

@@ -41,38 +41,11 @@
 #include "harness.h"
 #include "dma_engine.h"
 #include "shim/zpool_exact.h"
-/*
- * The engine's CPU path as the driver calls it, through the fixture: with
- * swap_cpu_dead set it fails as the core's does once the engine is gone (a
- * PS3 after shutdown, an unplugged emulator): -ENODEV, nothing moved.
- */
-#include <linux/ps3vram_dma.h>
-static int swap_cpu_dead;
-static int swap_cpu_read(struct ps3vram_dma_client *client, void *dst,
-			 u64 vram_off, unsigned int len);
-static int swap_cpu_write(struct ps3vram_dma_client *client, u64 vram_off,
-			  const void *src, unsigned int len);
-#define ps3vram_dma_cpu_read	swap_cpu_read
-#define ps3vram_dma_cpu_write	swap_cpu_write
+/* The engine's CPU path fails (see dma_engine.h): -ENODEV, nothing moved. */
+#define swap_cpu_dead	dma_engine_cpu_dead
 #include "../../mm/ps3vram_swap_zpool.c"
 #include "../../mm/ps3vram_swap_alloc.c"
 #include "../../mm/ps3vram_swap_writeback.c"
-#undef ps3vram_dma_cpu_read
-#undef ps3vram_dma_cpu_write
-
-static int swap_cpu_read(struct ps3vram_dma_client *client, void *dst,
-			 u64 vram_off, unsigned int len)
-{
-	return swap_cpu_dead ? -ENODEV :
-	       ps3vram_dma_cpu_read(client, dst, vram_off, len);
-}
-
-static int swap_cpu_write(struct ps3vram_dma_client *client, u64 vram_off,
-			  const void *src, unsigned int len)
-{
-	return swap_cpu_dead ? -ENODEV :
-	       ps3vram_dma_cpu_write(client, vram_off, src, len);
-}
 
 #define SWAP_SYS	"kernel/ps3vram_swap/"
 #define ENGINE_SYS	"kernel/ps3vram_dma/"
@@ -112,7 +85,7 @@ enum {
 #define MAX_MAPS	PS3VRAM_SWAP_MAX_MAPS
 /* Objects 6.1's shrink writes back at most per page it is asked for. */
 #define SHRINK_OBJS	32
-#define RETRIES		PS3VRAM_SWAP_RETRIES
+#define RETRIES		PS3VRAM_DMA_ROBUST_RETRIES
 #define MiB		(1024 * 1024)
 
 /* The emulated VRAM most tests load the engine with, in MiB: 64 blocks. */
