@@ -37,14 +37,8 @@ KDIR ?= $(if $(wildcard $(RUNNING_KDIR)),$(RUNNING_KDIR),/lib/modules/$(KVER_61)
 # kernels can be built side by side without cleaning.
 MOD_SRCS := Kbuild include drivers mm
 
-# The out-of-tree build's Kconfig choices, on the make command line as a
-# DKMS package gives them (see Kbuild): the software RSX, every module.
-OOT_CONFIG := CONFIG_PS3VRAM_DMA=m CONFIG_PS3VRAM_DMA_EMU=y \
-	CONFIG_PS3VRAM_DMA_TEST=m CONFIG_PS3VRAM_SWAP=m \
-	$(if $(wildcard $(TOP)/drivers/block/ps3vram.c),CONFIG_PS3_VRAM=m)
-
 .PHONY: all modules setup demo check check-unit check-vm check-debug lint ps3 \
-	intree kernels mod-srcs oot-config tools clean soak
+	intree kernels mod-srcs tools clean soak
 all: modules
 
 setup:
@@ -58,8 +52,7 @@ modules-kdir:
 	$(eval O := $(BUILD)/$(notdir $(patsubst %/build,%,$(KDIR_USE))))
 	@mkdir -p $(O)
 	@cp -a $(addprefix $(TOP)/,$(MOD_SRCS)) $(O)/
-	$(MAKE) -C $(KDIR_USE) M=$(O) W=1 KCFLAGS=-Werror $(OOT_CONFIG) \
-		$(KBUILD_EXTRA) modules
+	$(MAKE) -C $(KDIR_USE) M=$(O) W=1 KCFLAGS=-Werror $(KBUILD_EXTRA) modules
 	@rm -f $(O)/*.ko
 	@find $(O)/drivers $(O)/mm -name '*.ko' -exec cp -t $(O)/ {} +
 
@@ -73,9 +66,6 @@ kernels:
 # For the scripts that build the modules themselves (scripts/lib/modules.sh)
 mod-srcs:
 	@echo $(MOD_SRCS)
-
-oot-config:
-	@echo $(OOT_CONFIG)
 
 tools: setup
 	@$(MAKE) --no-print-directory -C $(TOP)/tools/swapbench O=$(BUILD)/tools

@@ -750,6 +750,23 @@ struct ps3vram_dma_slot *ps3vram_dma_slot_get(struct ps3vram_dma_client *client)
 EXPORT_SYMBOL_GPL(ps3vram_dma_slot_get);
 
 /**
+ * ps3vram_dma_slot_tryget() - take a staging slot if one is free
+ * @client: the client
+ *
+ * For a client that already holds slots: waiting for another while holding
+ * them could wait for ever, so it finishes one of its own copies instead
+ * when this finds none free.
+ *
+ * Return: the slot, or NULL when none is free.
+ */
+struct ps3vram_dma_slot *
+ps3vram_dma_slot_tryget(struct ps3vram_dma_client *client)
+{
+	return ps3vram_dma_slot_try(client->dma);
+}
+EXPORT_SYMBOL_GPL(ps3vram_dma_slot_tryget);
+
+/**
  * ps3vram_dma_slot_put() - give a staging slot back
  * @client: the client that took it
  * @slot: the slot; no copy may be in flight on it

@@ -86,6 +86,8 @@ void ps3vram_dma_client_destroy(struct ps3vram_dma_client *client);
 u64 ps3vram_dma_client_size(const struct ps3vram_dma_client *client);
 
 struct ps3vram_dma_slot *ps3vram_dma_slot_get(struct ps3vram_dma_client *client);
+struct ps3vram_dma_slot *
+ps3vram_dma_slot_tryget(struct ps3vram_dma_client *client);
 void ps3vram_dma_slot_put(struct ps3vram_dma_client *client,
 			  struct ps3vram_dma_slot *slot);
 

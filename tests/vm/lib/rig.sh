@@ -24,6 +24,9 @@
 RIG_STATE=/run/rig
 RIG_ALLOW=/etc/rig/allow
 RIG_ZSWAP_DEBUGFS=/sys/kernel/debug/zswap
+# The host programs of run-vm --bin.  Call them as "$RIG_HOST/NAME": this
+# busybox sh runs its own applet of a name before anything on PATH.
+RIG_HOST=/usr/local/bin
 
 # Kernel log lines that fail a run; run-vm scans the console with the same.
 RIG_KERNEL_PROBLEMS='BUG:|WARNING:|Oops|Kernel panic|general protection|Call Trace|UBSAN|KASAN|hung_task|soft lockup|rcu_sched self-detected|list_add corruption|page allocation failure|: page lost'

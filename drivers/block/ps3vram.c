@@ -1,0 +1,583 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ps3vram: the PS3 video RAM as a block device, on the shared DMA engine
+ *
+ * /dev/ps3vram is a range of VRAM claimed from ps3vram_dma under the
+ * client name "ps3vram".  It keeps the user-visible contract of the
+ * former ps3vram driver (module and disk name, the "size" parameter), so
+ * that the distributions' "mkswap /dev/ps3vram; swapon" udev rules keep
+ * working, and changes what happens underneath:
+ *
+ *  - No cache.  Every segment of a bio moves by DMA between its page and
+ *    the VRAM through a staging slot, in copies of at most one slot
+ *    (PAGE_SIZE): a 4 KiB swap-in is one 4 KiB download, not a 256 KiB
+ *    cache line fill, and nothing is read to write a page.  Sub-page I/O
+ *    (down to a 512-byte sector) is a copy of that size.
+ *  - Several copies in flight.  A bio keeps up to PS3VRAM_BLK_DEPTH copies
+ *    submitted to the engine before it waits for the oldest, and any
+ *    number of bios run at once, each in its submitter's context (there
+ *    is no queue and no worker: the engine serialises the FIFO).
+ *  - Polled completion: ps3vram_dma_wait() spins, then sleep-polls with
+ *    microsecond steps.  No msleep().
+ *  - Nothing lost silently.  A copy that fails is retried after the
+ *    engine's reset and then done by the CPU, by the engine's robust
+ *    copies; only when both fail does the bio end in an I/O error.  (The
+ *    old driver logged a DMA timeout and dropped the dirty cache line.)
+ *  - Swap's synchronous path: rw_page where the kernel has it (up to 6.2,
+ *    swapon then sets SWP_SYNCHRONOUS_IO), BLK_FEAT_SYNCHRONOUS or
+ *    QUEUE_FLAG_SYNCHRONOUS after that.  Non-rotational; discard is
+ *    accepted and does nothing (VRAM has nothing to free), write-zeroes
+ *    writes zeroes; there is no write cache, so a write is in VRAM when
+ *    its bio completes and flushes have nothing to do.
+ *
+ * Slots: a bio takes one staging slot per copy in flight.  It blocks for a
+ * slot only while it holds none; holding some, it takes another only if
+ * one is free at once, and otherwise finishes its oldest copy and reuses
+ * that slot, so bios never wait on each other's slots while holding their
+ * own.
+ *
+ * Counters: /sys/block/ps3vram/io_stat (one line, columns only ever
+ * appended; Documentation/ABI/testing/sysfs-block-ps3vram); the block
+ * layer's /sys/block/ps3vram/stat has the requests and sectors, the
+ * engine's clients/ps3vram/ directory the claim and the copies.
+ *
+ * Locking: none of its own.  The device is set up once at module load;
+ * every bio is independent; the counters are atomic.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/highmem.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/ps3vram_dma.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#define PS3VRAM_BLK_NAME	"ps3vram"
+
+/*
+ * Copies a bio keeps in flight.  The engine has at most eight notifiers
+ * (one on a PS3 until more are proven), so more would only wait inside
+ * the engine; fewer leaves the GPU idle between a bio's copies.
+ */
+#define PS3VRAM_BLK_DEPTH	8
+
+/* The disk's size is a whole number of MiB, as the old driver's was. */
+#define PS3VRAM_BLK_SIZE_ALIGN	SZ_1M
+
+/* Filled into a read that neither DMA nor the CPU could do. */
+#define PS3VRAM_BLK_POISON	0x6b
+
+static char *size = "256M";
+module_param(size, charp, 0444);
+MODULE_PARM_DESC(size, "VRAM for /dev/ps3vram, e.g. 64M or 1G, rounded up to 1 MiB; less is taken when less is free (default 256M)");
+
+/* io_stat columns, in this order. */
+enum ps3vram_blk_stat_item {
+	PS3VRAM_BLK_FAILED_READS,	/* bios ended with an I/O error */
+	PS3VRAM_BLK_FAILED_WRITES,
+	PS3VRAM_BLK_INVALID_IO,		/* out of range or misaligned */
+	PS3VRAM_BLK_RETRIES,		/* DMA copies retried */
+	PS3VRAM_BLK_CPU_READS,		/* copies done by the CPU instead */
+	PS3VRAM_BLK_CPU_WRITES,
+	PS3VRAM_BLK_DISCARDS,		/* discard bios (nothing to do) */
+	PS3VRAM_BLK_ZEROED,		/* bytes written by write-zeroes */
+	NR_PS3VRAM_BLK_STATS,
+};
+
+/**
+ * struct ps3vram_blk - the one /dev/ps3vram
+ * @client: the engine client and its VRAM claim
+ * @disk: the disk
+ * @major: block major from register_blkdev()
+ * @bytes: size of the disk, a multiple of PS3VRAM_BLK_SIZE_ALIGN, at most
+ *	the claim
+ * @stat: io_stat counters
+ */
+struct ps3vram_blk {
+	struct ps3vram_dma_client *client;
+	struct gendisk *disk;
+	int major;
+	u64 bytes;
+	atomic64_t stat[NR_PS3VRAM_BLK_STATS];
+};
+
+static struct ps3vram_blk ps3vram_blk;
+
+static void ps3vram_blk_count(enum ps3vram_blk_stat_item item, u64 n)
+{
+	atomic64_add(n, &ps3vram_blk.stat[item]);
+}
+
+/* ---- copies ------------------------------------------------------------ */
+
+/**
+ * struct ps3vram_blk_copy - one copy of a bio in flight
+ * @xfer: the engine's transfer
+ * @slot: the staging slot it goes through
+ * @bv: the piece of the bio (its page, offset and length); no page for
+ *	write-zeroes
+ * @vram_off: where it goes in the claim
+ * @err: the submit's error; the copy is then done by the robust path
+ */
+struct ps3vram_blk_copy {
+	struct ps3vram_dma_xfer xfer;
+	struct ps3vram_dma_slot *slot;
+	struct bio_vec bv;
+	u64 vram_off;
+	int err;
+};
+
+/**
+ * struct ps3vram_blk_batch - the copies of one bio, a ring of them
+ * @copy: the ring
+ * @first: index of the oldest copy in flight
+ * @nr: copies in flight
+ * @up: uploads (writes, write-zeroes) rather than downloads
+ * @failed: a copy could not be done at all: the bio ends in an I/O error
+ */
+struct ps3vram_blk_batch {
+	struct ps3vram_blk_copy copy[PS3VRAM_BLK_DEPTH];
+	unsigned int first;
+	unsigned int nr;
+	bool up;
+	bool failed;
+};
+
+/*
+ * The copy failed or never started: redo it with the engine's robust copy
+ * (retries, then the CPU).  A read that nothing could do is poisoned in
+ * the slot and so in the page, never left as the slot's previous bytes.
+ */
+static int ps3vram_blk_robust(struct ps3vram_blk_copy *c, bool up)
+{
+	struct ps3vram_dma_client *client = ps3vram_blk.client;
+	struct ps3vram_dma_robust how;
+	int ret;
+
+	if (up)
+		ret = ps3vram_dma_upload_robust(client, c->slot, 0, c->vram_off,
+						c->bv.bv_len, &how);
+	else
+		ret = ps3vram_dma_download_robust(client, c->slot, 0,
+						  c->vram_off, c->bv.bv_len,
+						  PS3VRAM_BLK_POISON, &how);
+	/* The copy that failed first counts as a retry too. */
+	ps3vram_blk_count(PS3VRAM_BLK_RETRIES, how.retries + 1);
+	if (how.cpu && !ret)
+		ps3vram_blk_count(up ? PS3VRAM_BLK_CPU_WRITES :
+				  PS3VRAM_BLK_CPU_READS, 1);
+	return ret;
+}
+
+/* Wait for the oldest copy, finish it, and return its slot for reuse. */
+static struct ps3vram_dma_slot *
+ps3vram_blk_complete(struct ps3vram_blk_batch *b)
+{
+	struct ps3vram_blk_copy *c = &b->copy[b->first];
+	int ret = c->err;
+
+	if (!ret)
+		ret = ps3vram_dma_wait(&c->xfer);
+	if (ret)
+		ret = ps3vram_blk_robust(c, b->up);
+	if (ret)
+		b->failed = true;
+	if (!b->up && c->bv.bv_page)
+		memcpy_to_bvec(&c->bv, c->slot->buf);
+	b->first = (b->first + 1) % PS3VRAM_BLK_DEPTH;
+	b->nr--;
+	return c->slot;
+}
+
+/*
+ * A slot for the next copy: a free one if there is one at once, else the
+ * oldest copy's once it is done; only a batch with nothing in flight
+ * sleeps for one.
+ */
+static struct ps3vram_dma_slot *ps3vram_blk_slot(struct ps3vram_blk_batch *b)
+{
+	struct ps3vram_dma_slot *slot;
+
+	if (b->nr == PS3VRAM_BLK_DEPTH)
+		return ps3vram_blk_complete(b);
+	if (!b->nr)
+		return ps3vram_dma_slot_get(ps3vram_blk.client);
+	slot = ps3vram_dma_slot_tryget(ps3vram_blk.client);
+	return slot ? slot : ps3vram_blk_complete(b);
+}
+
+/* Queue one copy of @bv (no page: zeroes) to or from @vram_off. */
+static void ps3vram_blk_queue(struct ps3vram_blk_batch *b,
+			      const struct bio_vec *bv, u64 vram_off)
+{
+	struct ps3vram_dma_slot *slot = ps3vram_blk_slot(b);
+	struct ps3vram_blk_copy *c;
+
+	c = &b->copy[(b->first + b->nr) % PS3VRAM_BLK_DEPTH];
+	c->slot = slot;
+	c->bv = *bv;
+	c->vram_off = vram_off;
+	if (b->up) {
+		if (bv->bv_page)
+			memcpy_from_bvec(slot->buf, &c->bv);
+		else
+			memset(slot->buf, 0, bv->bv_len);
+	}
+	c->err = ps3vram_dma_submit(ps3vram_blk.client, &c->xfer,
+				    b->up ? PS3VRAM_DMA_TO_VRAM :
+				    PS3VRAM_DMA_FROM_VRAM,
+				    slot, 0, vram_off, bv->bv_len);
+	b->nr++;
+}
+
+/* Finish every copy in flight and give the slots back. */
+static void ps3vram_blk_drain(struct ps3vram_blk_batch *b)
+{
+	while (b->nr)
+		ps3vram_dma_slot_put(ps3vram_blk.client,
+				     ps3vram_blk_complete(b));
+}
+
+/* ---- bios -------------------------------------------------------------- */
+
+/* Reads and writes: every segment, in copies of at most a slot. */
+static bool ps3vram_blk_rw(struct bio *bio, bool up)
+{
+	struct ps3vram_blk_batch b = { .up = up };
+	u64 off = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+
+	/* A segment never crosses a page, and a slot is a page. */
+	bio_for_each_segment(bv, bio, iter) {
+		ps3vram_blk_queue(&b, &bv, off);
+		off += bv.bv_len;
+	}
+	ps3vram_blk_drain(&b);
+	return !b.failed;
+}
+
+/* Write-zeroes: a zeroed slot per copy. */
+static bool ps3vram_blk_zero(struct bio *bio)
+{
+	struct ps3vram_blk_batch b = { .up = true };
+	u64 off = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
+	u64 end = off + bio->bi_iter.bi_size;
+	struct bio_vec bv = { };
+
+	while (off < end) {
+		bv.bv_len = min_t(u64, end - off, PS3VRAM_DMA_MAX_COPY);
+		ps3vram_blk_queue(&b, &bv, off);
+		off += bv.bv_len;
+	}
+	ps3vram_blk_drain(&b);
+	if (!b.failed)
+		ps3vram_blk_count(PS3VRAM_BLK_ZEROED, bio->bi_iter.bi_size);
+	return !b.failed;
+}
+
+/*
+ * The block layer already ends bios that go past the end of the disk
+ * (bio_check_eod()) and keeps sectors whole; this is the driver's own
+ * check that nothing outside the claim is ever submitted.
+ */
+static bool ps3vram_blk_valid(struct bio *bio)
+{
+	u64 off = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
+
+	return IS_ALIGNED(off | bio->bi_iter.bi_size, SECTOR_SIZE) &&
+	       off <= ps3vram_blk.bytes &&
+	       bio->bi_iter.bi_size <= ps3vram_blk.bytes - off;
+}
+
+static void ps3vram_blk_submit_bio(struct bio *bio)
+{
+	bool ok = true;
+
+	if (unlikely(!ps3vram_blk_valid(bio))) {
+		pr_err_ratelimited("%s of %u bytes at sector %llu is outside the %llu MiB disk or not whole sectors\n",
+				   blk_op_str(bio_op(bio)),
+				   bio->bi_iter.bi_size,
+				   (u64)bio->bi_iter.bi_sector,
+				   ps3vram_blk.bytes >> 20);
+		ps3vram_blk_count(PS3VRAM_BLK_INVALID_IO, 1);
+		bio_io_error(bio);
+		return;
+	}
+
+	switch (bio_op(bio)) {
+	case REQ_OP_READ:
+		ok = ps3vram_blk_rw(bio, false);
+		break;
+	case REQ_OP_WRITE:
+		ok = ps3vram_blk_rw(bio, true);
+		break;
+	case REQ_OP_WRITE_ZEROES:
+		ok = ps3vram_blk_zero(bio);
+		break;
+	case REQ_OP_DISCARD:
+		ps3vram_blk_count(PS3VRAM_BLK_DISCARDS, 1);
+		break;
+	case REQ_OP_FLUSH:
+		/* No write cache: every completed write is in VRAM. */
+		break;
+	default:
+		bio->bi_status = BLK_STS_NOTSUPP;
+		bio_endio(bio);
+		return;
+	}
+	if (!ok) {
+		ps3vram_blk_count(op_is_write(bio_op(bio)) ?
+				  PS3VRAM_BLK_FAILED_WRITES :
+				  PS3VRAM_BLK_FAILED_READS, 1);
+		bio->bi_status = BLK_STS_IOERR;
+	}
+	bio_endio(bio);
+}
+
+#ifdef PS3VRAM_BLK_RW_PAGE
+/*
+ * swapon sets SWP_SYNCHRONOUS_IO for a disk with rw_page (up to 6.2), and
+ * swap then reads and writes single pages here, without a bio.  On an
+ * error the page is left to the caller, which retries through a bio: that
+ * bio fails the same way and reports the I/O error.
+ */
+static int ps3vram_blk_rw_page(struct block_device *bdev, sector_t sector,
+			       struct page *page, enum req_op op)
+{
+	bool up = op_is_write(op);
+	struct ps3vram_blk_batch b = { .up = up };
+	u64 off = (u64)sector << SECTOR_SHIFT;
+	struct bio_vec bv;
+
+	if (PageTransHuge(page))
+		return -EOPNOTSUPP;
+	if (off > ps3vram_blk.bytes || PAGE_SIZE > ps3vram_blk.bytes - off)
+		return -EINVAL;
+	bvec_set_page(&bv, page, PAGE_SIZE, 0);
+	ps3vram_blk_queue(&b, &bv, off);
+	ps3vram_blk_drain(&b);
+	if (b.failed)
+		return -EIO;
+	page_endio(page, up, 0);
+	return 0;
+}
+#endif
+
+static const struct block_device_operations ps3vram_blk_fops = {
+	.owner		= THIS_MODULE,
+	.submit_bio	= ps3vram_blk_submit_bio,
+#ifdef PS3VRAM_BLK_RW_PAGE
+	.rw_page	= ps3vram_blk_rw_page,
+#endif
+};
+
+/* ---- sysfs ------------------------------------------------------------- */
+
+static ssize_t io_stat_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	ssize_t len = 0;
+	unsigned int i;
+
+	for (i = 0; i < NR_PS3VRAM_BLK_STATS; i++)
+		len += sysfs_emit_at(buf, len, "%s%llu", i ? " " : "",
+				     (u64)atomic64_read(&ps3vram_blk.stat[i]));
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+static DEVICE_ATTR_RO(io_stat);
+
+static struct attribute *ps3vram_blk_attrs[] = {
+	&dev_attr_io_stat.attr,
+	NULL,
+};
+
+static const struct attribute_group ps3vram_blk_group = {
+	.attrs = ps3vram_blk_attrs,
+};
+
+static const struct attribute_group *ps3vram_blk_groups[] = {
+	&ps3vram_blk_group,
+	NULL,
+};
+
+/* ---- set-up ------------------------------------------------------------ */
+
+/* The disk and its queue limits, as this kernel's block layer takes them. */
+#ifdef PS3VRAM_BLK_QUEUE_LIMITS
+static struct gendisk *ps3vram_blk_alloc_disk(void)
+{
+	struct queue_limits lim = {
+		.physical_block_size	= PAGE_SIZE,
+		.io_min			= PAGE_SIZE,
+		.max_hw_discard_sectors	= UINT_MAX,
+		.max_discard_segments	= 1,
+		.discard_granularity	= PAGE_SIZE,
+		.max_write_zeroes_sectors = UINT_MAX,
+#ifdef PS3VRAM_BLK_FEATURES
+		/* Non-rotational is the default with features. */
+		.features		= BLK_FEAT_SYNCHRONOUS,
+#endif
+	};
+	struct gendisk *disk = blk_alloc_disk(&lim, NUMA_NO_NODE);
+
+#ifndef PS3VRAM_BLK_FEATURES
+	if (!IS_ERR(disk)) {
+		blk_queue_flag_set(QUEUE_FLAG_NONROT, disk->queue);
+		blk_queue_flag_set(QUEUE_FLAG_SYNCHRONOUS, disk->queue);
+	}
+#endif
+	return disk;
+}
+#else
+static struct gendisk *ps3vram_blk_alloc_disk(void)
+{
+	struct gendisk *disk = blk_alloc_disk(NUMA_NO_NODE);
+	struct request_queue *q;
+
+	if (!disk)
+		return ERR_PTR(-ENOMEM);
+	q = disk->queue;
+	blk_queue_physical_block_size(q, PAGE_SIZE);
+	blk_queue_io_min(q, PAGE_SIZE);
+	blk_queue_max_discard_sectors(q, UINT_MAX);
+	q->limits.discard_granularity = PAGE_SIZE;
+	blk_queue_max_write_zeroes_sectors(q, UINT_MAX);
+	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
+	blk_queue_flag_clear(QUEUE_FLAG_ADD_RANDOM, q);
+#ifdef PS3VRAM_BLK_QUEUE_SYNCHRONOUS
+	blk_queue_flag_set(QUEUE_FLAG_SYNCHRONOUS, q);
+#endif
+	return disk;
+}
+#endif
+
+/*
+ * Parse the size parameter as the old driver did (memparse, rounded up to
+ * 1 MiB) but refuse what it silently took: no number, trailing garbage,
+ * zero.
+ */
+static int ps3vram_blk_parse_size(u64 *bytes)
+{
+	char *end;
+	u64 val;
+
+	val = memparse(size, &end);
+	if (end == size || (*end && strcmp(end, "\n")) || !val ||
+	    val > U64_MAX - PS3VRAM_BLK_SIZE_ALIGN) {
+		pr_err("size=%s: not a size (use e.g. 64M, 256M or 1G)\n", size);
+		return -EINVAL;
+	}
+	*bytes = round_up(val, PS3VRAM_BLK_SIZE_ALIGN);
+	return 0;
+}
+
+/*
+ * Claim @want bytes; when that much is not free, the largest free range,
+ * as the old driver stepped down until the hypervisor granted its
+ * allocation.
+ */
+static struct ps3vram_dma_client *ps3vram_blk_claim(u64 want)
+{
+	struct ps3vram_dma_client *client;
+
+	client = ps3vram_dma_client_create(PS3VRAM_BLK_NAME, want);
+	if (PTR_ERR_OR_ZERO(client) != -ENOSPC)
+		return client;
+	client = ps3vram_dma_client_create(PS3VRAM_BLK_NAME, 0);
+	if (IS_ERR(client))
+		return client;
+	if (ps3vram_dma_client_size(client) < PS3VRAM_BLK_SIZE_ALIGN) {
+		ps3vram_dma_client_destroy(client);
+		return ERR_PTR(-ENOSPC);
+	}
+	return client;
+}
+
+static int __init ps3vram_blk_init(void)
+{
+	struct gendisk *disk;
+	u64 want;
+	int ret;
+
+	ret = ps3vram_blk_parse_size(&want);
+	if (ret)
+		return ret;
+
+	ps3vram_blk.client = ps3vram_blk_claim(want);
+	if (IS_ERR(ps3vram_blk.client)) {
+		ret = PTR_ERR(ps3vram_blk.client);
+		if (ret == -ENOSPC)
+			pr_err("size=%s: no free VRAM (other clients hold it: see /sys/kernel/ps3vram_dma/clients)\n",
+			       size);
+		else
+			pr_err("cannot claim VRAM: %d%s\n", ret,
+			       ret == -ENODEV ? " (no ps3vram_dma engine bound)" :
+			       "");
+		return ret;
+	}
+	ps3vram_blk.bytes = min(want,
+				round_down(ps3vram_dma_client_size(ps3vram_blk.client),
+					   PS3VRAM_BLK_SIZE_ALIGN));
+
+	ret = register_blkdev(0, PS3VRAM_BLK_NAME);
+	if (ret < 0)
+		goto out_client;
+	ps3vram_blk.major = ret;
+
+	disk = ps3vram_blk_alloc_disk();
+	if (IS_ERR(disk)) {
+		ret = PTR_ERR(disk);
+		goto out_blkdev;
+	}
+	disk->major = ps3vram_blk.major;
+	disk->first_minor = 0;
+	disk->minors = 1;
+	disk->flags |= GENHD_FL_NO_PART;
+	disk->fops = &ps3vram_blk_fops;
+	disk->private_data = &ps3vram_blk;
+	strscpy(disk->disk_name, PS3VRAM_BLK_NAME, sizeof(disk->disk_name));
+	set_capacity(disk, ps3vram_blk.bytes >> SECTOR_SHIFT);
+	ps3vram_blk.disk = disk;
+
+	ret = device_add_disk(NULL, disk, ps3vram_blk_groups);
+	if (ret)
+		goto out_disk;
+
+	pr_info("/dev/%s: %llu MiB of VRAM%s\n", disk->disk_name,
+		ps3vram_blk.bytes >> 20,
+		ps3vram_blk.bytes < want ? " (less than size=, all that was free)" :
+		"");
+	return 0;
+
+out_disk:
+	put_disk(disk);
+out_blkdev:
+	unregister_blkdev(ps3vram_blk.major, PS3VRAM_BLK_NAME);
+out_client:
+	ps3vram_dma_client_destroy(ps3vram_blk.client);
+	return ret;
+}
+
+/* The module cannot go while the disk is open (swapped on, mounted). */
+static void __exit ps3vram_blk_exit(void)
+{
+	del_gendisk(ps3vram_blk.disk);
+	put_disk(ps3vram_blk.disk);
+	unregister_blkdev(ps3vram_blk.major, PS3VRAM_BLK_NAME);
+	ps3vram_dma_client_destroy(ps3vram_blk.client);
+}
+
+module_init(ps3vram_blk_init);
+module_exit(ps3vram_blk_exit);
+
+MODULE_DESCRIPTION("PS3 video RAM block device on the shared ps3vram_dma engine");
+MODULE_LICENSE("GPL");

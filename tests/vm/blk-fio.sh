@@ -1,0 +1,133 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash disable=SC1091
+#
+# blk-fio: /dev/ps3vram as a disk.  "modprobe ps3vram" gives /dev/ps3vram
+# (non-rotational, one minor, its claim in the engine's clients/); fio
+# writes and verifies it (crc32c) with random 4 KiB and 512-byte direct
+# I/O, sequential 1 MiB buffered and direct I/O, several jobs at once,
+# reads interleaved with the writes; write-zeroes reads back as zeroes and
+# discard is accepted; I/O past the end fails without touching what is
+# inside; bad "size" values fail the load naming the value; the module
+# cannot be unloaded while the disk is open.  No copy needed the CPU.
+#
+# rig: --no-swap --bin fio --bin blkdiscard --timeout 900
+
+. /lib/rig.sh
+
+B=/sys/block/ps3vram
+C=/sys/kernel/ps3vram_dma/clients/ps3vram
+
+# load_fails ARGS... - "modprobe ps3vram ARGS" must fail and say why
+load_fails()
+{
+	dmesg -c > /dev/null
+	modprobe ps3vram "$@" 2>/dev/null && rig_fail "modprobe ps3vram $* loaded"
+	[ ! -e /dev/ps3vram ] || rig_fail "modprobe ps3vram $* left /dev/ps3vram"
+	dmesg | grep -q "ps3vram: $1" ||
+		rig_fail "modprobe ps3vram $*: no message naming $1 ($(dmesg | tail -n 2 | tr '\n' '|'))"
+}
+
+# Bad sizes: nothing loads, the message names the value.
+load_fails size=foo
+load_fails size=0
+load_fails size=12Mx
+
+modprobe ps3vram || rig_fail "modprobe ps3vram failed"
+rig_wait_for /dev/ps3vram 5 || rig_fail "no /dev/ps3vram"
+bytes=$(($(cat $B/size) * 512))
+claim=$(cat $C/claim 2>/dev/null | cut -d' ' -f2)
+rig_log "/dev/ps3vram: $((bytes >> 20)) MiB, claim '$(cat $C/claim)'"
+[ "$bytes" -gt 0 ] && [ $((bytes % 1048576)) -eq 0 ] ||
+	rig_fail "disk size $bytes is not whole MiB"
+[ -n "$claim" ] && [ "$bytes" -le "$claim" ] ||
+	rig_fail "disk of $bytes bytes is not inside its claim '$(cat $C/claim)'"
+[ "$(cat $B/queue/rotational)" = 0 ] || rig_fail "ps3vram is rotational"
+[ "$(cat $B/range)" = 1 ] || rig_fail "ps3vram has $(cat $B/range) minors"
+
+# fio: every job verifies every block it wrote (crc32c, fatal on the
+# first bad one); verify_backlog interleaves the reads with the writes.
+cat > /tmp/blk.fio <<EOF
+[global]
+filename=/dev/ps3vram
+verify=crc32c
+verify_fatal=1
+verify_backlog=32
+size=24m
+group_reporting=0
+
+[rand4k-direct]
+rw=randwrite
+bs=4k
+direct=1
+numjobs=2
+offset_increment=24m
+
+[rand512-direct]
+rw=randwrite
+bs=512
+direct=1
+size=2m
+offset=48m
+
+[seq1m-buffered]
+rw=write
+bs=1m
+direct=0
+offset=56m
+
+[seq1m-direct]
+rw=write
+bs=1m
+direct=1
+offset=80m
+iodepth=1
+EOF
+rig_log "fio: 4 KiB and 512 B random direct, 1 MiB sequential buffered and direct"
+"$RIG_HOST/fio" --output-format=terse --terse-version=3 /tmp/blk.fio > /tmp/fio.all 2> /tmp/fio.err ||
+	rig_fail "fio failed: $(tail -n 3 /tmp/fio.err | tr '\n' '|')"
+grep '^3;' /tmp/fio.all > /tmp/fio.out	# the job lines, not the disk's
+# terse v3: field 6 read KiB, 47 write KiB; field 5 is the error
+awk -F';' '{ printf "rig: fio %s: err %s, read %s KiB, written %s KiB\n", $3, $5, $6, $47 }' \
+	/tmp/fio.out >&2
+awk -F';' '$5 != 0 { bad = 1 } END { exit bad }' /tmp/fio.out ||
+	rig_fail "a fio job reported an error"
+[ "$(wc -l < /tmp/fio.out)" -eq 5 ] || rig_fail "fio ran $(wc -l < /tmp/fio.out) jobs, not 5"
+
+# Write-zeroes: the range reads back as zeroes.  Discard: accepted.
+"$RIG_HOST/blkdiscard" -z -o $((56 << 20)) -l $((8 << 20)) /dev/ps3vram ||
+	rig_fail "blkdiscard -z (write zeroes) failed"
+[ "$(dd if=/dev/ps3vram bs=1M skip=56 count=8 iflag=direct 2>/dev/null |
+	tr -d '\000' | wc -c)" -eq 0 ] || rig_fail "write-zeroes left non-zero bytes"
+"$RIG_HOST/blkdiscard" -o $((96 << 20)) -l $((8 << 20)) /dev/ps3vram ||
+	rig_fail "blkdiscard (discard) failed"
+
+# Past the end: an error, and the last block inside is untouched.
+last=$((bytes / 4096 - 1))
+dd if=/dev/urandom of=/tmp/last bs=4096 count=1 2>/dev/null
+dd if=/tmp/last of=/dev/ps3vram bs=4096 seek=$last oflag=direct 2>/dev/null ||
+	rig_fail "cannot write the last block"
+dd if=/dev/zero of=/dev/ps3vram bs=4096 seek=$((last + 1)) count=1 \
+	oflag=direct 2>/dev/null && rig_fail "a write past the end succeeded"
+dd if=/dev/zero of=/dev/ps3vram bs=4096 seek=$((last + 4)) count=1 \
+	oflag=direct 2>/dev/null && rig_fail "a write far past the end succeeded"
+dd if=/dev/ps3vram of=/tmp/last.back bs=4096 skip=$last count=1 \
+	iflag=direct 2>/dev/null
+cmp -s /tmp/last /tmp/last.back || rig_fail "the last block changed"
+
+# Unload: refused while open, done once closed.
+exec 3< /dev/ps3vram
+rmmod ps3vram 2>/dev/null && rig_fail "ps3vram unloaded while open"
+exec 3<&-
+rig_log "io_stat: $(cat $B/io_stat); engine: $(cat $C/io_stat)"
+[ "$(rig_column 5 $B/io_stat) $(rig_column 6 $B/io_stat)" = "0 0" ] ||
+	rig_fail "the CPU had to move data: $(cat $B/io_stat)"
+[ "$(rig_column 1 $B/io_stat) $(rig_column 2 $B/io_stat)" = "0 0" ] ||
+	rig_fail "I/O errors: $(cat $B/io_stat)"
+[ "$(rig_column 7 $B/io_stat)" -ge 1 ] || rig_fail "no discard counted"
+[ "$(rig_column 8 $B/io_stat)" -eq $((8 << 20)) ] ||
+	rig_fail "write-zeroes counted $(rig_column 8 $B/io_stat) bytes, not 8 MiB"
+rmmod ps3vram || rig_fail "rmmod ps3vram failed once closed"
+[ ! -e $C ] || rig_fail "the claim outlived the module"
+rig_dmesg_check
+rig_pass
