@@ -29,6 +29,13 @@ kver = $(lastword $(sort $(filter-out %-cloud-amd64 %-rt-amd64, \
 	$(patsubst /boot/vmlinuz-%,%,$(wildcard /boot/vmlinuz-$(1).*-amd64)))))
 KVER_61 = $(call kver,6.1)
 KVER_612 = $(call kver,6.12)
+# Debian's 7.x from trixie-backports, unpacked by tools/kernels/kernel-7x
+# (make check prepares it; nothing is installed).
+CACHE := $(or $(PS3VRAM_CACHE),/var/cache/ps3vram-swap)
+KVER_7X = $(notdir $(realpath $(CACHE)/kernels/current-7.3))
+# The module build directory of a release: Debian's headers, or the cache.
+kdir_of = $(firstword $(wildcard /lib/modules/$(1)/build) \
+	$(CACHE)/kernels/$(1)/root/usr/lib/modules/$(1)/build)
 
 RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
 KDIR ?= $(if $(wildcard $(RUNNING_KDIR)),$(RUNNING_KDIR),/lib/modules/$(KVER_61)/build)
@@ -37,7 +44,7 @@ KDIR ?= $(if $(wildcard $(RUNNING_KDIR)),$(RUNNING_KDIR),/lib/modules/$(KVER_61)
 # kernels can be built side by side without cleaning.
 MOD_SRCS := Kbuild include drivers mm
 
-.PHONY: all modules setup demo check check-unit check-vm check-debug lint ps3 \
+.PHONY: all modules setup setup-check demo check check-unit check-vm check-debug lint ps3 \
 	intree kernels mod-srcs tools clean soak
 all: modules
 
@@ -57,11 +64,16 @@ modules-kdir:
 	@find $(O)/drivers $(O)/mm -name '*.ko' -exec cp -t $(O)/ {} +
 
 modules-%: setup
-	@$(MAKE) --no-print-directory modules-kdir KDIR_USE=/lib/modules/$*/build
+	@$(MAKE) --no-print-directory modules-kdir KDIR_USE=$(call kdir_of,$*)
 
-# kernels: the releases "make check" builds modules for and boots
+# kernels: the releases "make check" builds modules for and boots (7.x
+# once tools/kernels/kernel-7x has prepared it)
 kernels:
-	@echo $(KVER_61) $(KVER_612)
+	@echo $(KVER_61) $(KVER_612) $(KVER_7X)
+
+# What make check needs beyond the packages: the 7.x kernel (~3 min once).
+setup-check: setup
+	@$(TOP)/tools/kernels/kernel-7x prepare > /dev/null
 
 # For the scripts that build the modules themselves (scripts/lib/modules.sh)
 mod-srcs:
@@ -74,16 +86,17 @@ tools: setup
 demo:
 	@$(TOP)/tools/vm/run-demo $(if $(filter-out 0,$(V)),-v)
 
-check: setup
+check: setup-check
 	@$(TOP)/tests/run-check
 
 check-unit: setup
 	@$(MAKE) --no-print-directory -C $(TOP)/tests/unit
 
-check-vm: setup tools
+check-vm: setup-check tools
 	@$(MAKE) --no-print-directory modules-$(KVER_61)
 	@$(MAKE) --no-print-directory modules-$(KVER_612)
-	@$(TOP)/tools/vm/run-scenarios
+	@$(MAKE) --no-print-directory modules-$(KVER_7X)
+	@$(TOP)/tools/vm/run-scenarios -k 6.1 -k 6.12 -k 7.3
 
 # make check runs tests/vm/soak.sh with its own small default; this is the
 # long run.  SOAK_TIMEOUT is per kernel, in seconds.

@@ -38,8 +38,9 @@
  *
  * Counters: /sys/block/ps3vram/io_stat (one line, columns only ever
  * appended; Documentation/ABI/testing/sysfs-block-ps3vram); the block
- * layer's /sys/block/ps3vram/stat has the requests and sectors, the
- * engine's clients/ps3vram/ directory the claim and the copies.
+ * layer's /sys/block/ps3vram/stat has the reads and writes of bios (what
+ * rw_page moves is not in it: it has no bio), the engine's
+ * clients/ps3vram/ directory the claim and every copy.
  *
  * Locking: none of its own.  The device is set up once at module load;
  * every bio is independent; the counters are atomic.
@@ -299,6 +300,7 @@ static bool ps3vram_blk_valid(struct bio *bio)
 
 static void ps3vram_blk_submit_bio(struct bio *bio)
 {
+	unsigned long start;
 	bool ok = true;
 
 	if (unlikely(!ps3vram_blk_valid(bio))) {
@@ -314,10 +316,10 @@ static void ps3vram_blk_submit_bio(struct bio *bio)
 
 	switch (bio_op(bio)) {
 	case REQ_OP_READ:
-		ok = ps3vram_blk_rw(bio, false);
-		break;
 	case REQ_OP_WRITE:
-		ok = ps3vram_blk_rw(bio, true);
+		start = bio_start_io_acct(bio);
+		ok = ps3vram_blk_rw(bio, op_is_write(bio_op(bio)));
+		bio_end_io_acct(bio, start);
 		break;
 	case REQ_OP_WRITE_ZEROES:
 		ok = ps3vram_blk_zero(bio);
