@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash disable=SC1091
+#
+# blk-corrupt: negative controls for the block device's verification.
+# The software RSX flips a bit of every 500th copy (emu_corrupt_every),
+# then skips every 500th copy while reporting it done (emu_lose_every):
+# fio's crc32c verification, which the blk-* scenarios rely on, must catch
+# both.  The correct outcome is the FAIL verdict "corruption caught", and
+# only once faults were injected.  Nothing but fio uses the VRAM here:
+# swap on a disk that loses copies would crash whatever process it hit
+# (swapbench's own checksums are proven by corrupt and vram-*).
+#
+# rig: --no-swap --bin fio --timeout 600
+# rig-expect: fail corruption caught by fio, twice
+
+. /lib/rig.sh
+
+P=/sys/module/ps3vram_dma/parameters
+FAULTS=/sys/kernel/debug/ps3vram_dma/emu/faults
+
+# caught FAULT SEED - fio must fail its verification while FAULT is on
+caught()
+{
+	local faults0 f
+
+	faults0=$(cat $FAULTS)
+	echo 500 > "$P/$1"
+	if "$RIG_HOST/fio" --name="$1" --filename=/dev/ps3vram \
+		--rw=randwrite --bs=4k --direct=1 --size=32m --randseed="$2" \
+		--verify=crc32c --verify_fatal=1 > /tmp/fio.out 2>&1; then
+		rig_fail "corruption missed: fio verified every block with $1=500," \
+			"$(($(cat $FAULTS) - faults0)) faults injected"
+	fi
+	echo 0 > "$P/$1"
+	f=$(($(cat $FAULTS) - faults0))
+	rig_log "$1: fio failed its verification after $f injected faults:" \
+		"$(grep -m 1 -i -E 'verify|bad' /tmp/fio.out)"
+	[ "$f" -gt 0 ] || rig_fail "fio failed without an injected fault ($1)"
+}
+
+modprobe ps3vram size=64M || rig_fail "modprobe ps3vram failed"
+rig_wait_for /dev/ps3vram 5 || rig_fail "no /dev/ps3vram"
+caught emu_corrupt_every 1
+caught emu_lose_every 2
+rig_fail "corruption caught by fio, twice"
