@@ -356,6 +356,8 @@ rig_caught()
 	[ "$l" -gt 0 ] || rig_fail "a failure without a load from VRAM: $2"
 	rig_verdict "FAIL: corruption caught: $2" || exit 1
 	rig_log "power off"
+	# let the serial line send the verdict before the power goes
+	sleep 1
 	echo o > /proc/sysrq-trigger
 	sleep 60
 	exit 1

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
 #define RIG_MAX_CHECKS	8
@@ -187,6 +188,13 @@ int main(int argc, char **argv)
 	printf("rig: kernel: %s\n", msg);
 	if (verdict(what, msg)) {
 		printf("rig: power off\n");
+		/*
+		 * The verdict must be on the serial line before the power
+		 * goes: printf() only queued it in the tty.
+		 */
+		fflush(stdout);
+		if (isatty(STDOUT_FILENO))
+			tcdrain(STDOUT_FILENO);
 		fd = open("/proc/sysrq-trigger", O_WRONLY);
 		if (fd < 0 || write(fd, "o", 1) != 1)
 			perror("rig-kmsg-watch: sysrq");
