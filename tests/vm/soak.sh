@@ -20,6 +20,7 @@
 # verified and mismatches: 0 mismatches and a clean kernel log pass.
 #
 # rig: --append "zswap.enabled=1 zswap.max_pool_percent=100" --timeout 900 --disk-iops 0 --disk-bps 0
+# rig-kernels: 6.1 6.12 -- needs zswap's zpool layer (ps3vram_swap), gone since 6.18
 # rig-allow: ps3vram_dma.*(timed out|resetting|RSX error|reset after)
 
 . /lib/rig.sh

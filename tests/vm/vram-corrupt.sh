@@ -17,6 +17,7 @@
 #
 # rig-expect: fail corruption caught
 # rig: --append "zswap.enabled=1 zswap.max_pool_percent=130" --timeout 300
+# rig-kernels: 6.1 6.12 -- needs zswap's zpool layer (ps3vram_swap), gone since 6.18
 # rig-allow: zswap.*[Dd]ecompress
 # rig-allow-after: kernel BUG at mm/zswap\.c
 
