@@ -26,10 +26,13 @@ RIG_ALLOW=/etc/rig/allow
 RIG_ZSWAP_DEBUGFS=/sys/kernel/debug/zswap
 # The host programs of run-vm --bin.  Call them as "$RIG_HOST/NAME": this
 # busybox sh runs its own applet of a name before anything on PATH.
+# shellcheck disable=SC2034 # for the scenarios and /init
 RIG_HOST=/usr/local/bin
 
-# Kernel log lines that fail a run; run-vm scans the console with the same.
-RIG_KERNEL_PROBLEMS='BUG:|WARNING:|Oops|Kernel panic|general protection|Call Trace|UBSAN|KASAN|hung_task|soft lockup|rcu_sched self-detected|list_add corruption|page allocation failure|: page lost'
+# Kernel log lines that fail a run: scripts/lib/kernel-problems, which
+# run-vm also scans the console with
+RIG_KERNEL_PROBLEMS=$(grep -v -E '^(#|$)' /lib/kernel-problems 2>/dev/null |
+	paste -s -d '|')
 
 # rig_log MSG... - one console line, stamped with the guest uptime; on
 # stderr, so that it is never captured by $(...)
@@ -356,8 +359,6 @@ rig_caught()
 	[ "$l" -gt 0 ] || rig_fail "a failure without a load from VRAM: $2"
 	rig_verdict "FAIL: corruption caught: $2" || exit 1
 	rig_log "power off"
-	# let the serial line send the verdict before the power goes
-	sleep 1
 	echo o > /proc/sysrq-trigger
 	sleep 60
 	exit 1
