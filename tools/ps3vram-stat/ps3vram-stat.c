@@ -2,9 +2,10 @@
 /*
  * ps3vram-stat - vmstat for the PS3 VRAM swap tier
  *
- * Reads the stable sysfs statistics of ps3vram_swap (the zpool backend)
- * and ps3vram_dma (the shared RSX DMA engine), the engine's debugfs wait
- * histogram when it may, and the kernel's swap counters in /proc/vmstat,
+ * Reads the stable sysfs statistics of ps3vram_swap (the zpool backend),
+ * ps3vram_dma (the shared RSX DMA engine) and ps3vram (the block device
+ * /dev/ps3vram on that engine), the engine's debugfs wait histogram when
+ * it may, and the kernel's swap counters in /proc/vmstat,
  * and prints them the way vmstat does: `ps3vram-stat [interval [count]]`,
  * the first line totals since load, later lines per interval.
  *
@@ -105,7 +106,8 @@ static void ps_usage(FILE *fp)
 	      "DMA MB/s to and from VRAM; completion wait p50/p99 (us): over the\n"
 	      "interval from debugfs ps3vram_dma/wait_hist, or since load from\n"
 	      "wait_stat when debugfs is not readable (it needs root); DMA timeouts;\n"
-	      "copy retries; /proc/vmstat zswpin zswpout pswpin pswpout per second.\n"
+	      "copy retries; /proc/vmstat zswpin zswpout pswpin pswpout per second;\n"
+	      "blk: /dev/ps3vram (module ps3vram) MB/s read and written, I/O errors.\n"
 	      "'-': not available (module not loaded, older module, older kernel).\n"
 	      "Environment: PS3VRAM_STAT_ROOT is the default of --root.\n"
 	      "Exit: 0 ok, 1 modules not loaded or files unreadable, 2 usage.\n",
@@ -251,14 +253,18 @@ static void ps_sleep_until(const struct timespec *start, unsigned long n,
 		;
 }
 
-/* Fail when neither module is there; say so when only one is. */
+/*
+ * Fail when neither module is there; say so when only one is.  The block
+ * device needs the engine, and most machines have none: its columns just
+ * show '-'.
+ */
 static int ps_check_modules(struct ps_run *run, const struct ps_sample *s)
 {
 	if (!s->have_swap && !s->have_dma) {
 		fprintf(stderr,
 			"ps3vram-stat: ps3vram_swap and ps3vram_dma are not loaded "
 			"(no %s/sys/kernel/ps3vram_swap or %s/sys/kernel/ps3vram_dma);\n"
-			"  load them with: modprobe ps3vram_swap\n",
+			"  load them with: modprobe ps3vram_swap (or ps3vram, for /dev/ps3vram)\n",
 			run->root, run->root);
 		return PS_EXIT_ERROR;
 	}

@@ -64,6 +64,36 @@ static const struct {
 	[PS_C_ZSWPWB]		= { "zswpwb", PS_SRC_VMSTAT, PS_VM_ZSWPWB, -1 },
 	[PS_C_PSWPIN]		= { "pswpin", PS_SRC_VMSTAT, PS_VM_PSWPIN, -1 },
 	[PS_C_PSWPOUT]		= { "pswpout", PS_SRC_VMSTAT, PS_VM_PSWPOUT, -1 },
+	/* /dev/ps3vram: keys of the JSON object "blk" */
+	[PS_C_BLK_IO_ERRORS]	= { "io_errors", PS_BLK_IO_STAT,
+				    PS_BIO_FAILED_READS, PS_BIO_FAILED_WRITES },
+	[PS_C_BLK_FAILED_READS]	= { "failed_reads", PS_BLK_IO_STAT,
+				    PS_BIO_FAILED_READS, -1 },
+	[PS_C_BLK_FAILED_WRITES] = { "failed_writes", PS_BLK_IO_STAT,
+				     PS_BIO_FAILED_WRITES, -1 },
+	[PS_C_BLK_INVALID_IO]	= { "invalid_io", PS_BLK_IO_STAT, PS_BIO_INVALID_IO, -1 },
+	[PS_C_BLK_RETRIES]	= { "retries", PS_BLK_IO_STAT, PS_BIO_RETRIES, -1 },
+	[PS_C_BLK_CPU_COPIES]	= { "cpu_copies", PS_BLK_IO_STAT,
+				    PS_BIO_CPU_READS, PS_BIO_CPU_WRITES },
+	[PS_C_BLK_CPU_READS]	= { "cpu_reads", PS_BLK_IO_STAT, PS_BIO_CPU_READS, -1 },
+	[PS_C_BLK_CPU_WRITES]	= { "cpu_writes", PS_BLK_IO_STAT, PS_BIO_CPU_WRITES, -1 },
+	[PS_C_BLK_DISCARDS]	= { "discards", PS_BLK_IO_STAT, PS_BIO_DISCARDS, -1 },
+	[PS_C_BLK_ZEROED_BYTES]	= { "zeroed_bytes", PS_BLK_IO_STAT,
+				    PS_BIO_ZEROED_BYTES, -1 },
+	[PS_C_BLK_DMA_UPLOADS]	= { "dma_uploads", PS_BLK_DMA_IO_STAT,
+				    PS_DIO_UPLOADS, -1 },
+	[PS_C_BLK_DMA_DOWNLOADS] = { "dma_downloads", PS_BLK_DMA_IO_STAT,
+				     PS_DIO_DOWNLOADS, -1 },
+	[PS_C_BLK_DMA_BYTES_UP]	= { "dma_bytes_up", PS_BLK_DMA_IO_STAT,
+				    PS_DIO_BYTES_UP, -1 },
+	[PS_C_BLK_DMA_BYTES_DOWN] = { "dma_bytes_down", PS_BLK_DMA_IO_STAT,
+				      PS_DIO_BYTES_DOWN, -1 },
+	[PS_C_BLK_DMA_TIMEOUTS]	= { "dma_timeouts", PS_BLK_DMA_IO_STAT,
+				    PS_DIO_TIMEOUTS, -1 },
+	[PS_C_BLK_DMA_FAILED]	= { "dma_failed", PS_BLK_DMA_IO_STAT,
+				    PS_DIO_FAILED, -1 },
+	[PS_C_BLK_DMA_CPU_COPIES] = { "dma_cpu_copies", PS_BLK_DMA_IO_STAT,
+				      PS_DIO_CPU_READS, PS_DIO_CPU_WRITES },
 };
 
 /* JSON keys of the gauges, and how many decimals they deserve. */
@@ -86,6 +116,7 @@ static const struct {
 	[PS_G_WAIT_P50]		= { "wait_p50_us", 3 },
 	[PS_G_WAIT_P99]		= { "wait_p99_us", 3 },
 	[PS_G_WAIT_MAX]		= { "wait_max_us", 3 },
+	[PS_G_BLK_DISK]		= { "disk_bytes", 0 },
 };
 
 enum ps_src {
@@ -96,6 +127,8 @@ enum ps_src {
 
 #define PS_MIB		1048576.0
 #define PS_MB		1e6
+/* /sys/block/<disk>/size counts these, whatever the disk's block size */
+#define PS_SECTOR	512
 
 /*
  * struct ps_col - a text column
@@ -144,6 +177,13 @@ static const struct ps_col ps_cols[] = {
 	{ "kernel/s", "zswpwb", 6, 8, true, PS_RATE, PS_C_ZSWPWB, 1, 0 },
 	{ "kernel/s", "pswpin", 6, 8, false, PS_RATE, PS_C_PSWPIN, 1, 0 },
 	{ "kernel/s", "pswpout", 7, 8, false, PS_RATE, PS_C_PSWPOUT, 1, 0 },
+	/* last, so that no older column moves, and next to pswpin/pswpout */
+	{ "blk", "MiB", 5, 7, true, PS_GAUGE, PS_G_BLK_DISK, PS_MIB, 1 },
+	{ "blk", "rd", 5, 7, false, PS_RATE, PS_C_BLK_DMA_BYTES_DOWN, PS_MB, 1 },
+	{ "blk", "wr", 5, 7, false, PS_RATE, PS_C_BLK_DMA_BYTES_UP, PS_MB, 1 },
+	{ "blk", "err", 3, 5, false, PS_DELTA, PS_C_BLK_IO_ERRORS, 1, 0 },
+	{ "blk", "rty", 3, 5, true, PS_DELTA, PS_C_BLK_RETRIES, 1, 0 },
+	{ "blk", "cpu", 3, 5, true, PS_DELTA, PS_C_BLK_CPU_COPIES, 1, 0 },
 };
 
 #define PS_NR_COLS	(sizeof(ps_cols) / sizeof(ps_cols[0]))
@@ -234,6 +274,8 @@ static void ps_row_gauges(struct ps_row *row, const struct ps_sample *s,
 	g[PS_G_SLOTS] = ps_col_val(mem, PS_MEM_SLOTS);
 	g[PS_G_SLOTS_USED] = ps_col_val(mem, PS_MEM_SLOTS_USED);
 	g[PS_G_NOTIFIERS_BUSY] = ps_col_val(mem, PS_MEM_NOTIFIERS_BUSY);
+	g[PS_G_BLK_DISK] = ps_col_val(&s->file[PS_BLK_SIZE], PS_BSIZE_SECTORS);
+	g[PS_G_BLK_DISK].v *= PS_SECTOR;
 }
 
 /**
@@ -474,6 +516,38 @@ static void ps_json_clients(FILE *out, const struct ps_sample *s)
 	fputc('}', out);
 }
 
+/*
+ * ,"key":value for gauges [@g, @g_end), the totals of counters [@c, @c_end),
+ * then their rates as <name>_per_s (null in the first sample).
+ */
+static void ps_json_row(FILE *out, const struct ps_row *row, unsigned int g,
+			unsigned int g_end, unsigned int c, unsigned int c_end)
+{
+	char key[64];
+	unsigned int i;
+
+	for (i = g; i < g_end; i++)
+		ps_json_num(out, ps_gauges[i].json, row->gauge[i],
+			    ps_gauges[i].prec);
+	for (i = c; i < c_end; i++)
+		ps_json_num(out, ps_counters[i].json, row->total[i], 0);
+	for (i = c; i < c_end; i++) {
+		snprintf(key, sizeof(key), "%s_per_s", ps_counters[i].json);
+		ps_json_num(out, key, row->rate[i], 3);
+	}
+}
+
+/* The block device's object: every key, null when it is not there. */
+static void ps_json_blk(FILE *out, const struct ps_row *row)
+{
+	fprintf(out, ",\"blk\":{\"%s\":", ps_gauges[PS_G_BLK_FIRST].json);
+	ps_json_value(out, row->gauge[PS_G_BLK_FIRST],
+		      ps_gauges[PS_G_BLK_FIRST].prec);
+	ps_json_row(out, row, PS_G_BLK_FIRST + 1, PS_NR_GAUGES,
+		    PS_C_BLK_FIRST, PS_NR_COUNTERS);
+	fputc('}', out);
+}
+
 /**
  * ps_print_json() - one sample as one line of JSON
  * @out: the stream
@@ -482,14 +556,13 @@ static void ps_json_clients(FILE *out, const struct ps_sample *s)
  *
  * Keys: sample, time, interval_s, backend, wait_window, the gauges, the
  * counters' totals, then the counters' rates as <name>_per_s (null in the
- * first sample), then clients.
+ * first sample), then clients, then blk: the block device's gauges,
+ * totals and rates the same way.
  */
 void ps_print_json(FILE *out, const struct ps_row *row,
 		   const struct ps_sample *cur)
 {
 	struct ps_val iv = { row->elapsed, row->index > 0 };
-	char key[64];
-	unsigned int i;
 
 	fprintf(out, "{\"sample\":%u", row->index);
 	ps_json_num(out, "time", (struct ps_val){ row->wall, true }, 3);
@@ -500,15 +573,8 @@ void ps_print_json(FILE *out, const struct ps_row *row,
 		fputs(",\"backend\":null", out);
 	fprintf(out, ",\"wait_window\":\"%s\"",
 		row->wait_interval ? "interval" : "load");
-	for (i = 0; i < PS_NR_GAUGES; i++)
-		ps_json_num(out, ps_gauges[i].json, row->gauge[i],
-			    ps_gauges[i].prec);
-	for (i = 0; i < PS_NR_COUNTERS; i++)
-		ps_json_num(out, ps_counters[i].json, row->total[i], 0);
-	for (i = 0; i < PS_NR_COUNTERS; i++) {
-		snprintf(key, sizeof(key), "%s_per_s", ps_counters[i].json);
-		ps_json_num(out, key, row->rate[i], 3);
-	}
+	ps_json_row(out, row, 0, PS_G_BLK_FIRST, 0, PS_C_BLK_FIRST);
 	ps_json_clients(out, cur);
+	ps_json_blk(out, row);
 	fputs("}\n", out);
 }

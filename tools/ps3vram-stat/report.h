@@ -5,7 +5,9 @@
  * A row holds gauges (as read at the sample) and counters (total since
  * load, the difference from the previous sample and its rate per second).
  * The text columns and the JSON keys are both tables over the row, so the
- * two outputs cannot disagree.
+ * two outputs cannot disagree.  The block device's gauges and counters
+ * come last, from PS_G_BLK_FIRST and PS_C_BLK_FIRST: JSON puts them in an
+ * object of their own, "blk".
  */
 #ifndef PS3VRAM_STAT_REPORT_H
 #define PS3VRAM_STAT_REPORT_H
@@ -31,8 +33,10 @@ enum ps_gauge {
 	PS_G_WAIT_P50,		/* us; interval or since load */
 	PS_G_WAIT_P99,
 	PS_G_WAIT_MAX,		/* us, since load */
+	PS_G_BLK_DISK,		/* bytes of /dev/ps3vram */
 	PS_NR_GAUGES,
 };
+#define PS_G_BLK_FIRST	PS_G_BLK_DISK
 
 enum ps_counter {
 	PS_C_STORES,
@@ -62,8 +66,26 @@ enum ps_counter {
 	PS_C_ZSWPWB,
 	PS_C_PSWPIN,
 	PS_C_PSWPOUT,
+	PS_C_BLK_IO_ERRORS,	/* /dev/ps3vram: failed reads + writes */
+	PS_C_BLK_FAILED_READS,
+	PS_C_BLK_FAILED_WRITES,
+	PS_C_BLK_INVALID_IO,
+	PS_C_BLK_RETRIES,
+	PS_C_BLK_CPU_COPIES,	/* cpu_reads + cpu_writes */
+	PS_C_BLK_CPU_READS,
+	PS_C_BLK_CPU_WRITES,
+	PS_C_BLK_DISCARDS,
+	PS_C_BLK_ZEROED_BYTES,
+	PS_C_BLK_DMA_UPLOADS,	/* its engine client's io_stat */
+	PS_C_BLK_DMA_DOWNLOADS,
+	PS_C_BLK_DMA_BYTES_UP,
+	PS_C_BLK_DMA_BYTES_DOWN,
+	PS_C_BLK_DMA_TIMEOUTS,
+	PS_C_BLK_DMA_FAILED,
+	PS_C_BLK_DMA_CPU_COPIES,
 	PS_NR_COUNTERS,
 };
+#define PS_C_BLK_FIRST	PS_C_BLK_IO_ERRORS
 
 /**
  * struct ps_val - one value

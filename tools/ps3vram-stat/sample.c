@@ -26,6 +26,7 @@
 
 #define PS_SWAP_DIR		"/sys/kernel/ps3vram_swap"
 #define PS_DMA_DIR		"/sys/kernel/ps3vram_dma"
+#define PS_BLK_DIR		"/sys/block/" PS_BLK_NAME
 #define PS_HIST_PATH		"/sys/kernel/debug/ps3vram_dma/wait_hist"
 #define PS_VMSTAT_PATH		"/proc/vmstat"
 
@@ -44,15 +45,27 @@ enum {
 	PS_WARN_CLIENT_FILE,
 };
 
+/* The directories a file lives in or depends on: bits of ps_files[].dirs */
+enum { PS_IN_SWAP = 1, PS_IN_DMA = 2, PS_IN_BLK = 4 };
+
+/*
+ * @dirs: a file absent while all of these are there is an older module
+ * (warned about once); absent with one of them gone, it is just absent.
+ */
 static const struct {
 	const char *path;
 	int cols;
+	unsigned char dirs;
 } ps_files[PS_NR_FILES] = {
-	[PS_SWAP_MM_STAT]  = { PS_SWAP_DIR "/mm_stat",  PS_NR_MM },
-	[PS_SWAP_IO_STAT]  = { PS_SWAP_DIR "/io_stat",  PS_NR_IO },
-	[PS_DMA_MEM_STAT]  = { PS_DMA_DIR "/mem_stat",  PS_NR_MEM },
-	[PS_DMA_IO_STAT]   = { PS_DMA_DIR "/io_stat",   PS_NR_DIO },
-	[PS_DMA_WAIT_STAT] = { PS_DMA_DIR "/wait_stat", PS_NR_WAIT },
+	[PS_SWAP_MM_STAT]  = { PS_SWAP_DIR "/mm_stat",  PS_NR_MM, PS_IN_SWAP },
+	[PS_SWAP_IO_STAT]  = { PS_SWAP_DIR "/io_stat",  PS_NR_IO, PS_IN_SWAP },
+	[PS_DMA_MEM_STAT]  = { PS_DMA_DIR "/mem_stat",  PS_NR_MEM, PS_IN_DMA },
+	[PS_DMA_IO_STAT]   = { PS_DMA_DIR "/io_stat",   PS_NR_DIO, PS_IN_DMA },
+	[PS_DMA_WAIT_STAT] = { PS_DMA_DIR "/wait_stat", PS_NR_WAIT, PS_IN_DMA },
+	[PS_BLK_IO_STAT]   = { PS_BLK_DIR "/io_stat",   PS_NR_BIO, PS_IN_BLK },
+	[PS_BLK_SIZE]      = { PS_BLK_DIR "/size",      PS_NR_BSIZE, PS_IN_BLK },
+	[PS_BLK_DMA_IO_STAT] = { PS_DMA_DIR "/clients/" PS_BLK_NAME "/io_stat",
+				 PS_NR_DIO, PS_IN_DMA | PS_IN_BLK },
 };
 
 static const char *const ps_vm_names[PS_NR_VM] = {
@@ -448,7 +461,11 @@ static void ps_read_clients(struct ps_reader *r, struct ps_sample *s)
 	for (c = s->client; c < s->client + s->nclients; c++) {
 		snprintf(sub, sizeof(sub), PS_DMA_DIR "/clients/%s", c->name);
 		ps_read_client_file(r, sub, "claim", &c->claim);
-		ps_read_client_file(r, sub, "io_stat", &c->io);
+		/* already read as PS_BLK_DMA_IO_STAT: blk and clients agree */
+		if (!strcmp(c->name, PS_BLK_NAME))
+			c->io = s->file[PS_BLK_DMA_IO_STAT];
+		else
+			ps_read_client_file(r, sub, "io_stat", &c->io);
 	}
 }
 
@@ -471,16 +488,19 @@ static double ps_clock(clockid_t id)
  */
 int ps_sample_read(struct ps_reader *r, struct ps_sample *s)
 {
-	unsigned int f;
+	unsigned int f, dirs;
 	int ret;
 
 	s->mono = ps_clock(CLOCK_MONOTONIC);
 	s->wall = ps_clock(CLOCK_REALTIME);
 	s->have_swap = ps_is_dir(r->root, PS_SWAP_DIR);
 	s->have_dma = ps_is_dir(r->root, PS_DMA_DIR);
+	s->have_blk = ps_is_dir(r->root, PS_BLK_DIR);
+	dirs = (s->have_swap ? PS_IN_SWAP : 0) | (s->have_dma ? PS_IN_DMA : 0) |
+	       (s->have_blk ? PS_IN_BLK : 0);
 	for (f = 0; f < PS_NR_FILES; f++) {
-		ret = ps_read_file(r, f, f <= PS_SWAP_IO_STAT ? s->have_swap :
-				   s->have_dma, &s->file[f]);
+		ret = ps_read_file(r, f, (ps_files[f].dirs & dirs) ==
+				   ps_files[f].dirs, &s->file[f]);
 		if (ret)
 			return ret;
 	}

@@ -3,8 +3,9 @@
  * sample.h - one reading of the ps3vram statistics files
  *
  * The files and their columns are the stable ABI documented in
- * Documentation/ABI/testing/sysfs-kernel-ps3vram_{swap,dma}: one line of
- * space-separated decimal columns that are only ever appended to.  A file
+ * Documentation/ABI/testing/sysfs-kernel-ps3vram_{swap,dma} and
+ * sysfs-block-ps3vram: one line of space-separated decimal columns that
+ * are only ever appended to.  A file
  * that is absent, shorter than expected or has a column that is not a
  * number leaves those columns invalid; the report shows them as '-'.
  */
@@ -22,6 +23,10 @@ enum ps_file {
 	PS_DMA_MEM_STAT,	/* /sys/kernel/ps3vram_dma/mem_stat */
 	PS_DMA_IO_STAT,		/* /sys/kernel/ps3vram_dma/io_stat */
 	PS_DMA_WAIT_STAT,	/* /sys/kernel/ps3vram_dma/wait_stat */
+	PS_BLK_IO_STAT,		/* /sys/block/ps3vram/io_stat */
+	PS_BLK_SIZE,		/* /sys/block/ps3vram/size (the block layer's) */
+	PS_BLK_DMA_IO_STAT,	/* ps3vram_dma/clients/ps3vram/io_stat: the
+				   block device's copies, PS_DIO_* columns */
 	PS_NR_FILES,
 };
 
@@ -39,6 +44,10 @@ enum { PS_DIO_UPLOADS, PS_DIO_DOWNLOADS, PS_DIO_BYTES_UP, PS_DIO_BYTES_DOWN,
 enum { PS_WAIT_WAITS, PS_WAIT_SLEPT, PS_WAIT_NOTIFIER_STALLS,
 	PS_WAIT_SLOT_STALLS, PS_WAIT_REWINDS, PS_WAIT_P50_NS, PS_WAIT_P99_NS,
 	PS_WAIT_MAX_NS, PS_NR_WAIT };
+enum { PS_BIO_FAILED_READS, PS_BIO_FAILED_WRITES, PS_BIO_INVALID_IO,
+	PS_BIO_RETRIES, PS_BIO_CPU_READS, PS_BIO_CPU_WRITES, PS_BIO_DISCARDS,
+	PS_BIO_ZEROED_BYTES, PS_NR_BIO };
+enum { PS_BSIZE_SECTORS, PS_NR_BSIZE };
 
 /* Columns kept per file; a newer module's extra columns are ignored. */
 #define PS_MAX_COLS		16
@@ -55,6 +64,8 @@ enum ps_vmstat {
 
 /* The kernel has 320 buckets; more lines than this is not that file. */
 #define PS_HIST_MAX		512
+/* The block device's client name, and the disk's (/sys/block/<name>). */
+#define PS_BLK_NAME		"ps3vram"
 /* Clients of the engine reported in JSON; more are left out. */
 #define PS_MAX_CLIENTS		8
 #define PS_NAME_MAX		32
@@ -101,6 +112,7 @@ struct ps_client {
  * @wall:      CLOCK_REALTIME at the same moment, in seconds
  * @have_swap: /sys/kernel/ps3vram_swap exists
  * @have_dma:  /sys/kernel/ps3vram_dma exists
+ * @have_blk:  /sys/block/ps3vram exists (module ps3vram, /dev/ps3vram)
  * @backend:   contents of ps3vram_dma/backend, "" when absent
  * @file:      the one-line files
  * @vm_ok:     the kernel has this /proc/vmstat counter
@@ -114,6 +126,7 @@ struct ps_sample {
 	double wall;
 	bool have_swap;
 	bool have_dma;
+	bool have_blk;
 	char backend[PS_NAME_MAX];
 	struct ps_stat_file file[PS_NR_FILES];
 	bool vm_ok[PS_NR_VM];

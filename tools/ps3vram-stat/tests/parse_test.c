@@ -237,6 +237,93 @@ UNIT_TEST(vmstat_test_recorded_kernels)
 	free(s);
 }
 
+/* ---------------------------------------------------------------- reading */
+
+/*
+ * Read snapshot tree @tree under $PS_TEST_DATA into @s; what the reader
+ * warns lands in *@warnings (free it).  Return: ps_sample_read()'s.
+ */
+static int t_read_tree(const char *tree, struct ps_sample *s, char **warnings)
+{
+	const char *dir = getenv("PS_TEST_DATA");
+	struct ps_reader r = { 0 };
+	char root[4096];
+	size_t len;
+	int ret;
+
+	snprintf(root, sizeof(root), "%s/%s", dir ? dir : "tests/data", tree);
+	r.root = root;
+	r.err = open_memstream(warnings, &len);
+	if (!r.err) {
+		perror("open_memstream");
+		exit(2);
+	}
+	ret = ps_sample_read(&r, s);
+	fclose(r.err);
+	return ret;
+}
+
+UNIT_TEST(read_test_block_device_without_the_zpool)
+{
+	struct ps_sample *s = t_sample();
+	const struct ps_stat_file *f = s->file;
+	char *warnings;
+
+	EXPECT_TRUE(!t_read_tree("linux-7.3/blk-swap", s, &warnings));
+	EXPECT_STREQ(warnings, "");
+	EXPECT_TRUE(s->have_blk && s->have_dma && !s->have_swap);
+	EXPECT_TRUE(f[PS_SWAP_IO_STAT].ncols == -1);
+	EXPECT_TRUE(f[PS_BLK_IO_STAT].ncols == PS_NR_BIO && !f[PS_BLK_IO_STAT].bad);
+	EXPECT_TRUE(f[PS_BLK_IO_STAT].v[PS_BIO_RETRIES] == 1086);
+	EXPECT_TRUE(f[PS_BLK_IO_STAT].v[PS_BIO_DISCARDS] == 2);
+	EXPECT_TRUE(f[PS_BLK_IO_STAT].v[PS_BIO_ZEROED_BYTES] == 17361920);
+	EXPECT_TRUE(f[PS_BLK_SIZE].ncols == 1 && f[PS_BLK_SIZE].v[0] == 524288);
+	EXPECT_TRUE(f[PS_BLK_DMA_IO_STAT].ncols == PS_NR_DIO);
+	EXPECT_TRUE(f[PS_BLK_DMA_IO_STAT].v[PS_DIO_BYTES_UP] == 111153152);
+	EXPECT_TRUE(f[PS_BLK_DMA_IO_STAT].v[PS_DIO_BYTES_DOWN] == 113553408);
+	/* JSON's clients.ps3vram holds the same columns */
+	EXPECT_TRUE(s->nclients == 1);
+	EXPECT_STREQ(s->client[0].name, "ps3vram");
+	EXPECT_TRUE(!memcmp(&s->client[0].io, &f[PS_BLK_DMA_IO_STAT],
+			    sizeof(s->client[0].io)));
+	EXPECT_TRUE(s->client[0].claim.v[1] == 268435456);
+	free(warnings);
+	free(s);
+}
+
+UNIT_TEST(read_test_no_block_device_is_no_warning)
+{
+	struct ps_sample *s = t_sample();
+	char *warnings;
+
+	EXPECT_TRUE(!t_read_tree("linux-6.12/paused", s, &warnings));
+	EXPECT_STREQ(warnings, "");
+	EXPECT_TRUE(!s->have_blk && s->have_swap && s->have_dma);
+	EXPECT_TRUE(s->file[PS_BLK_IO_STAT].ncols == -1);
+	EXPECT_TRUE(s->file[PS_BLK_SIZE].ncols == -1);
+	EXPECT_TRUE(s->file[PS_BLK_DMA_IO_STAT].ncols == -1);
+	free(warnings);
+	free(s);
+}
+
+UNIT_TEST(read_test_block_device_beside_the_zpool)
+{
+	struct ps_sample *s = t_sample();
+	char *warnings;
+
+	EXPECT_TRUE(!t_read_tree("linux-6.12/blk-both", s, &warnings));
+	EXPECT_STREQ(warnings, "");
+	EXPECT_TRUE(s->have_blk && s->have_swap);
+	EXPECT_TRUE(s->nclients == 2);
+	EXPECT_STREQ(s->client[0].name, "ps3vram");
+	EXPECT_STREQ(s->client[1].name, "swap");
+	EXPECT_TRUE(s->client[1].io.v[PS_DIO_UPLOADS] == 41803);
+	EXPECT_TRUE(s->file[PS_BLK_DMA_IO_STAT].v[PS_DIO_UPLOADS] == 2612);
+	EXPECT_TRUE(s->file[PS_BLK_SIZE].v[0] == 262144);
+	free(warnings);
+	free(s);
+}
+
 /* ---------------------------------------------------------------- format */
 
 UNIT_TEST(fmt_test_fits_width_with_decimals_then_suffix)
@@ -372,6 +459,48 @@ UNIT_TEST(row_test_wait_window_falls_back_without_hist)
 	EXPECT_TRUE(row.wait_interval);
 	EXPECT_TRUE(row.gauge[PS_G_WAIT_P50].v == 4.095);
 	EXPECT_TRUE(row.gauge[PS_G_WAIT_MAX].v == 27262.975);
+	free(a);
+	free(b);
+}
+
+UNIT_TEST(row_test_block_device_counters_and_disk_size)
+{
+	struct ps_sample *a = t_sample(), *b = t_sample();
+	struct ps_row row;
+
+	ps_parse_cols("1 2 0 5 3 4 0 0", &a->file[PS_BLK_IO_STAT]);
+	ps_parse_cols("2 4 0 9 3 6 1 4096", &b->file[PS_BLK_IO_STAT]);
+	ps_parse_cols("10 20 40960 81920 0 0 0 1 2",
+		      &a->file[PS_BLK_DMA_IO_STAT]);
+	ps_parse_cols("30 70 122880 286720 0 0 0 1 2",
+		      &b->file[PS_BLK_DMA_IO_STAT]);
+	ps_parse_cols("524288\n", &b->file[PS_BLK_SIZE]);
+	ps_row_make(&row, b, a, 1, 2.0, 4096);
+	EXPECT_TRUE(row.gauge[PS_G_BLK_DISK].ok &&
+		    row.gauge[PS_G_BLK_DISK].v == 268435456);
+	EXPECT_TRUE(row.total[PS_C_BLK_IO_ERRORS].v == 6);
+	EXPECT_TRUE(row.delta[PS_C_BLK_IO_ERRORS].ok &&
+		    row.delta[PS_C_BLK_IO_ERRORS].v == 3);
+	EXPECT_TRUE(row.delta[PS_C_BLK_RETRIES].v == 4);
+	EXPECT_TRUE(row.delta[PS_C_BLK_CPU_COPIES].v == 2);
+	EXPECT_TRUE(row.delta[PS_C_BLK_ZEROED_BYTES].v == 4096);
+	EXPECT_TRUE(row.rate[PS_C_BLK_DMA_BYTES_UP].v == 40960);
+	EXPECT_TRUE(row.rate[PS_C_BLK_DMA_BYTES_DOWN].v == 102400);
+	EXPECT_TRUE(row.rate[PS_C_BLK_DMA_DOWNLOADS].v == 25);
+	EXPECT_TRUE(row.total[PS_C_BLK_DMA_CPU_COPIES].v == 3);
+	/* none of it is the engine's or the zpool's */
+	EXPECT_TRUE(!row.total[PS_C_DMA_BYTES_UP].ok);
+	EXPECT_TRUE(!row.total[PS_C_RETRIES].ok);
+	/* size unread, or no block device at all: '-' */
+	ps_row_make(&row, a, NULL, 0, 0, 4096);
+	EXPECT_TRUE(!row.gauge[PS_G_BLK_DISK].ok);
+	EXPECT_TRUE(row.total[PS_C_BLK_RETRIES].ok);
+	free(a);
+	a = t_sample();
+	ps_row_make(&row, b, a, 1, 2.0, 4096);
+	EXPECT_TRUE(!row.rate[PS_C_BLK_DMA_BYTES_UP].ok);
+	EXPECT_TRUE(!row.delta[PS_C_BLK_IO_ERRORS].ok);
+	EXPECT_TRUE(row.total[PS_C_BLK_IO_ERRORS].ok);
 	free(a);
 	free(b);
 }

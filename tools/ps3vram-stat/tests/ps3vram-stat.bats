@@ -12,12 +12,17 @@
 # files ps3vram-stat reads, from 6.1 and 6.12 guests, with swapbench
 # stopped holding its pages in VRAM and 2 s after it resumed.  Tests copy
 # them to a temp dir and break them (older module, malformed, unreadable).
+# linux-7.3/blk-swap (the engine and /dev/ps3vram, no zpool) and
+# linux-6.12/blk-both (running, with /dev/ps3vram beside the zpool) are
+# made by hand, see the README; the blk tests' numbers come from them.
 #
 # The assertions are tools/lib/test_helper.bash's; bats runs each test in a
 # process of its own and reports TAP.
 
 SWAP=sys/kernel/ps3vram_swap
 DMA=sys/kernel/ps3vram_dma
+BLK=sys/block/ps3vram
+BLKDMA=sys/kernel/ps3vram_dma/clients/ps3vram
 HIST=sys/kernel/debug/ps3vram_dma/wait_hist
 
 setup_file() {
@@ -70,19 +75,22 @@ col() {
 	cut -d' ' -f"$2" "$1"
 }
 
-# text_val ROW NAME: the value under header NAME in data row ROW (1-based)
-# of text output with one header.
+# text_val ROW NAME [N]: the value under the Nth (default first) header
+# NAME in data row ROW (1-based) of text output with one header.  -w has
+# two rty and two cpu columns: errors' first, then blk's.
 text_val() {
-	awk -v row="$1" -v name="$2" '
-		NR == 2 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
-		NR == 2 + row { print $c }' "$TMP/out"
+	awk -v row="$1" -v name="$2" -v nth="${3:-1}" '
+		NR == 2 { for (i = 1; i <= NF; i++) if ($i == name && ++n == nth) c = i }
+		NR == 2 + row { print c ? $c : "(no column)" }' "$TMP/out"
 }
 
+# expect_text_val ROW NAME VALUE, or ROW NAME N VALUE
 expect_text_val() {
 	local got
 
-	got=$(text_val "$1" "$2")
-	[[ $got == "$3" ]] || fail "row $1 $2 = '$got', want '$3': $(cat "$TMP/out")"
+	got=$(text_val "$1" "$2" "${4:+$3}")
+	[[ $got == "${4:-$3}" ]] ||
+		fail "row $1 $2${4:+ #$3} = '$got', want '${4:-$3}': $(cat "$TMP/out")"
 }
 
 # json_check PYTHON: run PYTHON with s = the JSON objects of $TMP/out (one
@@ -216,7 +224,8 @@ json_check() {
 	expect_rc 0
 	expect_empty err
 	expect_lines out 3 "2 header lines and 1 row"
-	expect_grep out '^-+vram-+ -+swap/s-+ -+dma MB/s-+ -+wait us-+ errors +-+kernel/s-+$'
+	expect_grep out '^-+vram-+ -+swap/s-+ -+dma MB/s-+ -+wait us-+ errors +-+kernel/s-+ -+blk-+$'
+	expect_grep out ' pswpin pswpout +rd +wr err$'
 	expect_text_val 1 pages "$(col "$s/$SWAP/mm_stat" 1)"
 	expect_text_val 1 used "$(awk '{ printf "%.1f", $3 / 1048576 }' "$s/$SWAP/mm_stat")"
 	expect_text_val 1 free "$(awk '{ printf "%.1f", ($4 - $3) / 1048576 }' "$s/$SWAP/mm_stat")"
@@ -441,6 +450,207 @@ assert c['blk']['claim_start'] == 268435456 and c['blk']['uploads'] is None"
 	for d in "$DATA"/linux-*/*; do
 		st -j -w --root "$d"
 		expect_rc 0
-		json_check "assert len(s) == 1 and s[0]['pages_stored'] is not None"
+		json_check "
+import os
+assert len(s) == 1
+assert (s[0]['pages_stored'] is not None) == os.path.isdir('$d/$SWAP')
+assert (s[0]['blk']['disk_bytes'] is not None) == os.path.isdir('$d/$BLK')"
 	done
+}
+
+# ------------------------------------------------------------ block device
+#
+# linux-7.3/blk-swap: 256 MiB disk (size 524288); its client's io_stat
+# "30721 31307 111153152 113553408 0 0 0 0 0" (the engine's io_stat too:
+# the only client); its io_stat "0 0 0 1086 0 0 2 17361920".
+# linux-6.12/blk-both: 128 MiB disk (262144) and a 128 MiB zpool claim;
+# client "2612 846 10698752 3465216 0 0 0 0 0"; io_stat "0 0 0 3 0 0 0 0".
+
+@test "block device without the zpool: blk columns, swap columns dashes" {
+	st --root "$DATA/linux-7.3/blk-swap"
+	expect_rc 0
+	expect_count err 1 'ps3vram_swap is not loaded'
+	expect_lines err 1 "only the swap module's absence"
+	expect_grep out ' -+blk-+$'
+	expect_text_val 1 pages -
+	expect_text_val 1 ratio -
+	expect_text_val 1 st -
+	expect_text_val 1 rty -
+	# first line: totals in MB; 113553408 and 111153152 bytes
+	expect_text_val 1 rd 113.6
+	expect_text_val 1 wr 111.2
+	expect_text_val 1 err 0
+	# the engine's, which the block device's are part of
+	expect_text_val 1 up 111.2
+	expect_text_val 1 down 113.6
+	expect_text_val 1 pswpout 27136
+	expect_no_grep out 'MiB'
+}
+
+@test "wide blk columns: disk MiB, retries, CPU copies" {
+	st -w --root "$DATA/linux-7.3/blk-swap"
+	expect_rc 0
+	expect_grep out ' pswpout +MiB +rd +wr +err +rty +cpu$'
+	expect_text_val 1 MiB 256.0
+	expect_text_val 1 rty 1 -
+	expect_text_val 1 rty 2 1086
+	expect_text_val 1 cpu 1 -
+	expect_text_val 1 cpu 2 0
+	expect_text_val 1 rd 113.6
+
+	st -w --root "$DATA/linux-6.12/blk-both"
+	expect_rc 0
+	expect_text_val 1 MiB 128.0
+	expect_text_val 1 rty 1 0
+	expect_text_val 1 rty 2 3
+	expect_text_val 1 err 0
+}
+
+@test "block device beside the zpool: both groups" {
+	local s=$DATA/linux-6.12/blk-both
+
+	st --root "$s"
+	expect_rc 0
+	expect_empty err
+	expect_text_val 1 pages 36768
+	# (134217728 - 77922304) / 2^20: the zpool's claim is half the VRAM
+	expect_text_val 1 free 53.7
+	expect_text_val 1 st 41425
+	# 3465216 and 10698752 bytes; the engine's up/down include them
+	expect_text_val 1 rd 3.5
+	expect_text_val 1 wr 10.7
+	expect_text_val 1 up 89.3
+	expect_text_val 1 down 12.4
+	expect_text_val 1 pswpin 847
+	expect_text_val 1 pswpout 2624
+}
+
+@test "no block device: blk columns show dashes, json nulls, no warning" {
+	st -w --root "$DATA/linux-6.12/paused"
+	expect_rc 0
+	expect_empty err
+	expect_text_val 1 MiB -
+	expect_text_val 1 rd -
+	expect_text_val 1 wr -
+	expect_text_val 1 err -
+	expect_text_val 1 rty 2 -
+	expect_text_val 1 cpu 2 -
+	expect_text_val 1 rty 1 0
+	st -j --root "$DATA/linux-6.12/paused"
+	expect_rc 0
+	json_check "
+b = s[0]['blk']
+assert len(b) == 35 and all(v is None for v in b.values()), b
+assert 'ps3vram' not in s[0]['clients']"
+}
+
+@test "block device json: values, key order, the client's detail" {
+	local s=$DATA/linux-7.3/blk-swap
+
+	st -j --root "$s"
+	expect_rc 0
+	json_check "
+o = s[0]
+# every older key stays where it was; clients, then blk, come last
+assert len(o) == 76 and list(o)[-2:] == ['clients', 'blk'], list(o)
+assert list(o)[:5] == ['sample', 'time', 'interval_s', 'backend', 'wait_window']
+assert o['pages_stored'] is None and o['stores'] is None
+assert o['dma_bytes_up'] == 111153152
+b = o['blk']
+tot = ['io_errors', 'failed_reads', 'failed_writes', 'invalid_io', 'retries',
+       'cpu_copies', 'cpu_reads', 'cpu_writes', 'discards', 'zeroed_bytes',
+       'dma_uploads', 'dma_downloads', 'dma_bytes_up', 'dma_bytes_down',
+       'dma_timeouts', 'dma_failed', 'dma_cpu_copies']
+assert list(b) == ['disk_bytes'] + tot + [k + '_per_s' for k in tot], list(b)
+assert b['disk_bytes'] == 268435456
+assert [b[k] for k in tot] == [0, 0, 0, 0, 1086, 0, 0, 0, 2, 17361920,
+    30721, 31307, 111153152, 113553408, 0, 0, 0], b
+assert all(b[k + '_per_s'] is None for k in tot)
+c = o['clients']
+assert list(c) == ['ps3vram'], c
+assert c['ps3vram']['claim_start'] == 0 and c['ps3vram']['claim_size'] == 268435456
+assert c['ps3vram']['bytes_down'] == b['dma_bytes_down']"
+}
+
+# b: a copy of blk-swap 2 s later: 1000 uploads and 1500 downloads of a
+# page more, 1 read and 2 writes failed, 7 retries, 1 + 2 CPU copies.
+blk_later() {
+	snap b linux-7.3 blk-swap
+	echo "31721 32807 115249152 119697408 0 0 0 1 2" >"$TMP/b/$BLKDMA/io_stat"
+	echo "31721 32807 115249152 119697408 0 0 0 1 2" >"$TMP/b/$DMA/io_stat"
+	echo "1 2 0 1093 1 2 2 17361920" >"$TMP/b/$BLK/io_stat"
+	replay "$DATA/linux-7.3/blk-swap" "$TMP/b"
+}
+
+@test "replay gives block rates and errors over the interval" {
+	blk_later
+	st -w --root "$REPLAY" 2
+	expect_rc 0
+	expect_lines out 4 "2 header lines and 2 rows"
+	# 6144000 and 4096000 bytes in 2 s
+	expect_text_val 2 rd 3.1
+	expect_text_val 2 wr 2.0
+	expect_text_val 2 err 3
+	expect_text_val 2 rty 2 7
+	expect_text_val 2 cpu 2 3
+	expect_text_val 2 MiB 256.0
+	expect_text_val 2 down 3.1
+	expect_text_val 1 err 0
+	expect_text_val 1 rty 2 1086
+
+	st -j --root "$REPLAY" 2
+	expect_rc 0
+	json_check "
+b = s[1]['blk']
+assert b['dma_bytes_down_per_s'] == 3072000 and b['dma_bytes_up_per_s'] == 2048000, b
+assert b['dma_downloads_per_s'] == 750 and b['dma_uploads_per_s'] == 500
+assert b['io_errors'] == 3 and b['io_errors_per_s'] == 1.5
+assert b['failed_reads_per_s'] == 0.5 and b['failed_writes_per_s'] == 1
+assert b['retries_per_s'] == 3.5 and b['cpu_copies_per_s'] == 1.5
+assert b['dma_cpu_copies'] == 3 and b['discards_per_s'] == 0
+assert s[1]['dma_bytes_down_per_s'] == b['dma_bytes_down_per_s']
+assert s[1]['clients']['ps3vram']['failed'] == 0"
+}
+
+@test "block device files absent or short show dashes, newer are read" {
+	snap s linux-7.3 blk-swap
+	rm "$TMP/s/$BLK/io_stat" "$TMP/s/$BLK/size"
+	st -w --root "$TMP/s"
+	expect_rc 0
+	expect_grep err "$BLK/io_stat: absent \(older module\?\)"
+	expect_grep err "$BLK/size: absent"
+	expect_text_val 1 MiB -
+	expect_text_val 1 err -
+	expect_text_val 1 rty 2 -
+	expect_text_val 1 rd 113.6
+
+	snap s linux-7.3 blk-swap
+	echo "0 5 0 1086" >"$TMP/s/$BLK/io_stat"
+	sed -i 's/$/ 7 8/' "$TMP/s/$BLKDMA/io_stat"
+	st -w --root "$TMP/s"
+	expect_rc 0
+	expect_grep err "$BLK/io_stat: 4 of 8 columns"
+	expect_no_grep err 'clients/ps3vram'
+	expect_text_val 1 err 5
+	expect_text_val 1 rty 2 1086
+	expect_text_val 1 cpu 2 -
+	expect_text_val 1 wr 111.2
+
+	snap s linux-7.3 blk-swap
+	rm -r "$TMP/s/$BLKDMA"
+	st --root "$TMP/s"
+	expect_rc 0
+	expect_grep err 'clients/ps3vram/io_stat: absent'
+	expect_text_val 1 rd -
+	expect_text_val 1 err 0
+}
+
+@test "block device without the engine still exits 1" {
+	snap s linux-7.3 blk-swap
+	rm -r "$TMP/s/$DMA"
+	st --root "$TMP/s"
+	expect_rc 1
+	expect_grep err 'ps3vram_swap and ps3vram_dma are not loaded'
+	expect_grep err 'modprobe ps3vram_swap \(or ps3vram, for /dev/ps3vram\)'
+	expect_empty out
 }
