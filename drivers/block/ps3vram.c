@@ -578,8 +578,13 @@ static void __exit ps3vram_blk_exit(void)
 	ps3vram_dma_client_destroy(ps3vram_blk.client);
 }
 
-module_init(ps3vram_blk_init);
+/* Built in: after the engine has bound its device (device_initcall). */
+device_initcall_sync(ps3vram_blk_init);
 module_exit(ps3vram_blk_exit);
+
+#ifdef CONFIG_PS3_VRAM_KUNIT_TEST
+#include "ps3vram_kunit.c"
+#endif
 
 MODULE_DESCRIPTION("PS3 video RAM block device on the shared ps3vram_dma engine");
 MODULE_LICENSE("GPL");

@@ -31,14 +31,14 @@ mount -t ext4 /dev/ps3vram $M || rig_fail "cannot mount /dev/ps3vram"
 for d in a b c d; do
 	mkdir -p $M/tree/$d
 	for i in $(seq 1 12); do
-		dd if=/dev/urandom of=$M/tree/$d/r$i bs=256k count=4 2>/dev/null ||
+		dd if=/dev/urandom of="$M/tree/$d/r$i" bs=256k count=4 2>/dev/null ||
 			rig_fail "writing $d/r$i failed"
-		seq "$i" 3 300000 > $M/tree/$d/t$i || rig_fail "writing $d/t$i failed"
+		seq "$i" 3 300000 > "$M/tree/$d/t$i" || rig_fail "writing $d/t$i failed"
 	done
 done
 mkdir -p $M/direct
 for i in $(seq 1 16); do
-	dd if=/dev/urandom of=$M/direct/f$i bs=64k count=16 oflag=direct \
+	dd if=/dev/urandom of="$M/direct/f$i" bs=64k count=16 oflag=direct \
 		2>/dev/null || rig_fail "O_DIRECT write of f$i failed"
 done
 sync

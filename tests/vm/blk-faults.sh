@@ -17,7 +17,6 @@
 . /lib/rig.sh
 
 B=/sys/block/ps3vram
-C=/sys/kernel/ps3vram_dma/clients/ps3vram
 P=/sys/module/ps3vram_dma/parameters
 FAULTS=/sys/kernel/debug/ps3vram_dma/emu/faults
 M=/mnt/vram
@@ -58,8 +57,8 @@ rig_log "fio verified under faults: $(($(cat $FAULTS) - faults0)) faults so far"
 mkdir -p $M
 mount -t ext4 /dev/ps3vram $M || rig_fail "cannot mount /dev/ps3vram"
 for i in $(seq 1 24); do
-	dd if=/dev/urandom of=$M/r$i bs=256k count=8 2>/dev/null
-	seq "$i" 7 400000 > $M/t$i
+	dd if=/dev/urandom of="$M/r$i" bs=256k count=8 2>/dev/null
+	seq "$i" 7 400000 > "$M/t$i"
 done
 sync
 (cd $M && sha256sum r* t*) > /tmp/sums

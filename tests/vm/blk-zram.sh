@@ -35,7 +35,7 @@ rig_log "zram0 backed by $(cat $Z/backing_dev), $(cat $Z/comp_algorithm)"
 
 # Half random (zram stores such pages whole: "huge"), half text.
 dd if=/dev/urandom of=/tmp/data bs=1M count=$((MIB / 2)) 2>/dev/null
-seq 1 10000000 | head -c $((MIB / 2 * 1048576)) >> /tmp/data
+seq 1 10000000 | head -c $((MIB * 1048576 / 2)) >> /tmp/data
 sum=$(sha256sum < /tmp/data)
 dd if=/tmp/data of=/dev/zram0 bs=1M oflag=direct 2>/dev/null ||
 	rig_fail "writing zram0 failed"

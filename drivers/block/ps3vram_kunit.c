@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for /dev/ps3vram, #included at the end of ps3vram.c so that
+ * it can call the driver's own functions.  The cases use the last MiB of
+ * the disk, through the block layer (bios on the disk's own block device,
+ * submit_bio_wait()), so they run beside whatever else the disk holds at
+ * boot; without the disk (no engine, no free VRAM) they are skipped.
+ */
+#include <kunit/test.h>
+#include <linux/random.h>
+
+/* The area the cases use: the last MiB of the disk. */
+#define PS3VRAM_BLK_KUNIT_AREA		SZ_1M
+/* More segments than copies in flight: the ring wraps, slots are reused. */
+#define PS3VRAM_BLK_KUNIT_SEGS		(PS3VRAM_BLK_DEPTH + 5)
+
+struct ps3vram_blk_kunit {
+	struct page *out[PS3VRAM_BLK_KUNIT_SEGS];
+	struct page *in[PS3VRAM_BLK_KUNIT_SEGS];
+	sector_t first;		/* first sector of the area */
+};
+
+static int ps3vram_blk_kunit_init(struct kunit *test)
+{
+	struct ps3vram_blk_kunit *t;
+	unsigned int i;
+
+	if (!ps3vram_blk.disk)
+		kunit_skip(test, "no /dev/ps3vram (no engine, or no free VRAM)");
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	for (i = 0; i < PS3VRAM_BLK_KUNIT_SEGS; i++) {
+		t->out[i] = alloc_page(GFP_KERNEL);
+		t->in[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, t->out[i]);
+		KUNIT_ASSERT_NOT_NULL(test, t->in[i]);
+		get_random_bytes(page_address(t->out[i]), PAGE_SIZE);
+		memset(page_address(t->in[i]), 0x5a, PAGE_SIZE);
+	}
+	t->first = (ps3vram_blk.bytes - PS3VRAM_BLK_KUNIT_AREA) >> SECTOR_SHIFT;
+	test->priv = t;
+	return 0;
+}
+
+static void ps3vram_blk_kunit_exit(struct kunit *test)
+{
+	struct ps3vram_blk_kunit *t = test->priv;
+	unsigned int i;
+
+	for (i = 0; t && i < PS3VRAM_BLK_KUNIT_SEGS; i++) {
+		if (t->out[i])
+			__free_page(t->out[i]);
+		if (t->in[i])
+			__free_page(t->in[i]);
+	}
+}
+
+/*
+ * One bio of @nr segments of @len bytes at @off in each page of @pages,
+ * starting at @sector; Return: submit_bio_wait()'s result.
+ */
+static int ps3vram_blk_kunit_bio(enum req_op op, struct page **pages,
+				 unsigned int nr, unsigned int len,
+				 unsigned int off, sector_t sector)
+{
+	struct bio *bio;
+	unsigned int i;
+	int ret;
+
+	bio = bio_alloc(ps3vram_blk.disk->part0, nr, op, GFP_KERNEL);
+	bio->bi_iter.bi_sector = sector;
+	for (i = 0; i < nr; i++)
+		__bio_add_page(bio, pages[i], len, off);
+	ret = submit_bio_wait(bio);
+	bio_put(bio);
+	return ret;
+}
+
+static void ps3vram_blk_test_roundtrip_sizes(struct kunit *test)
+{
+	static const unsigned int lens[] = { SECTOR_SIZE, 3 * SECTOR_SIZE,
+					     PAGE_SIZE };
+	struct ps3vram_blk_kunit *t = test->priv;
+	unsigned int i, off, len;
+	sector_t at;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		/* off the page's start, where the length allows */
+		len = lens[i];
+		off = len < PAGE_SIZE ? SECTOR_SIZE : 0;
+		at = t->first + 8 * i + 1;
+		ret = ps3vram_blk_kunit_bio(REQ_OP_WRITE, t->out, 1, len, off, at);
+		KUNIT_ASSERT_EQ(test, 0, ret);
+		ret = ps3vram_blk_kunit_bio(REQ_OP_READ, t->in, 1, len, off, at);
+		KUNIT_ASSERT_EQ(test, 0, ret);
+		ret = memcmp(page_address(t->out[0]) + off,
+			     page_address(t->in[0]) + off, len);
+		KUNIT_EXPECT_EQ_MSG(test, 0, ret, "%u bytes", len);
+	}
+}
+
+/* Write then read back every page of the test's sets at the area's start. */
+static void ps3vram_blk_kunit_all_pages(struct kunit *test, bool write)
+{
+	struct ps3vram_blk_kunit *t = test->priv;
+	int ret;
+
+	ret = ps3vram_blk_kunit_bio(write ? REQ_OP_WRITE : REQ_OP_READ,
+				    write ? t->out : t->in,
+				    PS3VRAM_BLK_KUNIT_SEGS, PAGE_SIZE, 0,
+				    t->first);
+	KUNIT_ASSERT_EQ(test, 0, ret);
+}
+
+static void ps3vram_blk_test_many_segments(struct kunit *test)
+{
+	struct ps3vram_blk_kunit *t = test->priv;
+	unsigned int i;
+	int ret;
+
+	ps3vram_blk_kunit_all_pages(test, true);
+	ps3vram_blk_kunit_all_pages(test, false);
+	for (i = 0; i < PS3VRAM_BLK_KUNIT_SEGS; i++) {
+		ret = memcmp(page_address(t->out[i]), page_address(t->in[i]),
+			     PAGE_SIZE);
+		KUNIT_EXPECT_EQ_MSG(test, 0, ret, "segment %u", i);
+	}
+}
+
+static void ps3vram_blk_test_write_zeroes(struct kunit *test)
+{
+	struct ps3vram_blk_kunit *t = test->priv;
+	atomic64_t *zeroed = &ps3vram_blk.stat[PS3VRAM_BLK_ZEROED];
+	sector_t nr = PS3VRAM_BLK_KUNIT_SEGS * PAGE_SIZE >> SECTOR_SHIFT;
+	u64 before = atomic64_read(zeroed);
+	unsigned int i;
+	int ret;
+
+	ps3vram_blk_kunit_all_pages(test, true);
+	ret = blkdev_issue_zeroout(ps3vram_blk.disk->part0, t->first, nr,
+				   GFP_KERNEL, BLKDEV_ZERO_NOUNMAP);
+	KUNIT_ASSERT_EQ(test, 0, ret);
+	KUNIT_EXPECT_EQ(test, before + (nr << SECTOR_SHIFT),
+			(u64)atomic64_read(zeroed));
+	ps3vram_blk_kunit_all_pages(test, false);
+	for (i = 0; i < PS3VRAM_BLK_KUNIT_SEGS; i++)
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      !memchr_inv(page_address(t->in[i]), 0,
+						  PAGE_SIZE),
+				      "segment %u", i);
+}
+
+static void ps3vram_blk_test_past_end_fails(struct kunit *test)
+{
+	struct ps3vram_blk_kunit *t = test->priv;
+	sector_t last = (ps3vram_blk.bytes >> SECTOR_SHIFT) - 1;
+	int ret;
+
+	/* the last sector, then a bio that starts there and goes on */
+	ret = ps3vram_blk_kunit_bio(REQ_OP_WRITE, t->out, 1, SECTOR_SIZE, 0,
+				    last);
+	KUNIT_ASSERT_EQ(test, 0, ret);
+	ret = ps3vram_blk_kunit_bio(REQ_OP_WRITE, t->in, 1, 2 * SECTOR_SIZE, 0,
+				    last);
+	KUNIT_EXPECT_NE(test, 0, ret);
+	ret = ps3vram_blk_kunit_bio(REQ_OP_READ, t->in, 1, SECTOR_SIZE, 0,
+				    last + 1);
+	KUNIT_EXPECT_NE(test, 0, ret);
+	ret = ps3vram_blk_kunit_bio(REQ_OP_READ, t->in, 1, SECTOR_SIZE, 0,
+				    last);
+	KUNIT_ASSERT_EQ(test, 0, ret);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(page_address(t->out[0]),
+					page_address(t->in[0]), SECTOR_SIZE));
+}
+
+static void ps3vram_blk_test_size_parses(struct kunit *test)
+{
+	static const struct {
+		const char *val;
+		int ret;
+		u64 bytes;
+	} cases[] = {
+		{ "256M", 0, SZ_256M }, { "1536K", 0, SZ_2M },
+		{ "1", 0, SZ_1M }, { "0x100000", 0, SZ_1M },
+		{ "64M\n", 0, SZ_64M }, { "foo", -EINVAL }, { "0", -EINVAL },
+		{ "12Mx", -EINVAL }, { "", -EINVAL },
+	};
+	char *saved = size;
+	unsigned int i;
+	u64 bytes;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		size = (char *)cases[i].val;
+		bytes = 0;
+		ret = ps3vram_blk_parse_size(&bytes);
+		KUNIT_EXPECT_EQ_MSG(test, cases[i].ret, ret, "size=%s",
+				    cases[i].val);
+		if (!cases[i].ret)
+			KUNIT_EXPECT_EQ_MSG(test, cases[i].bytes, bytes,
+					    "size=%s", cases[i].val);
+	}
+	size = saved;
+}
+
+#ifdef PS3VRAM_BLK_RW_PAGE
+/*
+ * rw_page reads (swap-ins up to 6.2).  Its writes end the page's writeback
+ * (page_endio()), which only swap's own pages have: blk-swap in the VM
+ * runs them.
+ */
+static void ps3vram_blk_test_rw_page_reads(struct kunit *test)
+{
+	struct ps3vram_blk_kunit *t = test->priv;
+	struct block_device *bdev = ps3vram_blk.disk->part0;
+	sector_t end = ps3vram_blk.bytes >> SECTOR_SHIFT;
+	int ret;
+
+	ret = ps3vram_blk_kunit_bio(REQ_OP_WRITE, t->out, 1, PAGE_SIZE, 0,
+				    t->first);
+	KUNIT_ASSERT_EQ(test, 0, ret);
+	/* it unlocks the page once read, as swap expects */
+	lock_page(t->in[0]);
+	ret = ps3vram_blk_rw_page(bdev, t->first, t->in[0], REQ_OP_READ);
+	KUNIT_ASSERT_EQ(test, 0, ret);
+	KUNIT_EXPECT_FALSE(test, PageLocked(t->in[0]));
+	KUNIT_EXPECT_TRUE(test, PageUptodate(t->in[0]));
+	KUNIT_EXPECT_EQ(test, 0, memcmp(page_address(t->out[0]),
+					page_address(t->in[0]), PAGE_SIZE));
+	/* past the end: refused, the page left to the caller, locked */
+	lock_page(t->in[1]);
+	ret = ps3vram_blk_rw_page(bdev, end, t->in[1], REQ_OP_READ);
+	KUNIT_EXPECT_NE(test, 0, ret);
+	KUNIT_EXPECT_TRUE(test, PageLocked(t->in[1]));
+	unlock_page(t->in[1]);
+}
+#endif
+
+static struct kunit_case ps3vram_blk_cases[] = {
+	KUNIT_CASE(ps3vram_blk_test_roundtrip_sizes),
+	KUNIT_CASE(ps3vram_blk_test_many_segments),
+	KUNIT_CASE(ps3vram_blk_test_write_zeroes),
+	KUNIT_CASE(ps3vram_blk_test_past_end_fails),
+	KUNIT_CASE(ps3vram_blk_test_size_parses),
+#ifdef PS3VRAM_BLK_RW_PAGE
+	KUNIT_CASE(ps3vram_blk_test_rw_page_reads),
+#endif
+	{}
+};
+
+static struct kunit_suite ps3vram_blk_suite = {
+	.name = "ps3vram_blk",
+	.init = ps3vram_blk_kunit_init,
+	.exit = ps3vram_blk_kunit_exit,
+	.test_cases = ps3vram_blk_cases,
+};
+
+kunit_test_suite(ps3vram_blk_suite);

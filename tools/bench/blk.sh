@@ -1,0 +1,68 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash disable=SC1091
+#
+# blk: /dev/ps3vram against brd (/dev/ram0, a RAM disk: the ceiling for a
+# memory-backed block device) in the same boot, both 128 MiB.  fio, direct
+# I/O, two jobs: random 4 KiB reads and writes (IOPS) and sequential 1 MiB
+# reads and writes (MB/s), each for RUNTIME seconds after a full write of
+# the area, twice per device in the order ps3vram, brd, brd, ps3vram.
+# Prints one BENCH line per device and test, and the ratio ps3vram / brd.
+# Under TCG the guest CPU is 50-85x slower than a PS3's, and brd's copies
+# are guest CPU work while ps3vram's run in the software RSX (also guest
+# CPU): the ratio compares the drivers' paths, not the hardware.
+#
+# rig: --no-swap --module brd --bin fio --timeout 900
+
+. /lib/rig.sh
+
+RUNTIME=${RUNTIME:-8}
+MIB=128
+
+# bench DEV RW BS - fio on DEV; prints "IOPS KB/s"
+bench()
+{
+	"$RIG_HOST/fio" --name=b --filename="$1" --rw="$2" --bs="$3" \
+		--direct=1 --numjobs=2 --size=$((MIB / 2))m --offset_increment=$((MIB / 2))m \
+		--time_based --runtime="$RUNTIME" --ramp_time=1 --group_reporting \
+		--output-format=terse --terse-version=3 > /tmp/b.out 2>&1 ||
+		rig_fail "fio $2 $3 on $1: $(tail -n 2 /tmp/b.out | tr '\n' '|')"
+	# terse v3: read bw 7, iops 8; write bw 48, iops 49
+	awk -F';' '/^3;/ { print $8 + $49, $7 + $48 }' /tmp/b.out
+}
+
+modprobe ps3vram size=${MIB}M || rig_fail "modprobe ps3vram failed"
+rig_modprobe brd
+[ -b /dev/ram0 ] || modprobe brd rd_nr=1 rd_size=$((MIB * 1024)) ||
+	rig_fail "no brd"
+rig_wait_for /dev/ps3vram 5 || rig_fail "no /dev/ps3vram"
+[ "$(blockdev --getsize64 /dev/ram0)" -ge $((MIB << 20)) ] ||
+	rig_fail "/dev/ram0 is smaller than $MIB MiB"
+for dev in /dev/ps3vram /dev/ram0; do
+	dd if=/dev/urandom of=/tmp/chunk bs=1M count=4 2>/dev/null
+	i=0
+	while [ $i -lt $MIB ]; do
+		dd if=/tmp/chunk of=$dev bs=1M seek=$i conv=notrunc oflag=direct \
+			2>/dev/null
+		i=$((i + 4))
+	done
+done
+
+# ABBA: each device runs first once
+: > /tmp/results
+for t in "randread 4k" "randwrite 4k" "read 1m" "write 1m"; do
+	# shellcheck disable=SC2086 # the test's two words
+	set -- $t
+	for dev in ps3vram ram0 ram0 ps3vram; do
+		r=$(bench "/dev/$dev" "$1" "$2")
+		echo "$1-$2 $dev $r" >> /tmp/results
+		echo "BENCH: blk dev=$dev test=$1-$2 iops=${r% *} kbps=${r#* }"
+	done
+done
+# per test: the mean of each device's two runs, and ps3vram / brd
+awk '{ iops[$1 " " $2] += $3 / 2; kbps[$1 " " $2] += $4 / 2; t[$1] = 1 }
+	END { for (x in t) printf "BENCH: blk ratio test=%s ps3vram_iops=%d brd_iops=%d ps3vram_mbs=%.1f brd_mbs=%.1f ratio=%.2f\n", x,
+		iops[x " ps3vram"], iops[x " ram0"], kbps[x " ps3vram"] / 1000, kbps[x " ram0"] / 1000,
+		kbps[x " ps3vram"] / kbps[x " ram0"] }' /tmp/results | sort
+rig_dmesg_check
+rig_pass
