@@ -1,0 +1,154 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# setup.bats - ps3vram-swap-setup against a made-up machine: a sysfs and
+# proc under PS3VRAM_SYSROOT, and modprobe, mkswap, swapon and swapoff
+# stubs first on PATH that log their calls and change that sysfs as the
+# kernel would.  The real thing is booted by the install tier.
+#
+#   BUILD=DIR bats --tap tests/    (DIR is not used: the script is here)
+
+# The stubs' bodies are single-quoted: they expand when the stubs run.
+# shellcheck disable=SC2016
+
+setup() {
+	load ../../lib/test_helper
+	TMP=$BATS_TEST_TMPDIR
+	SETUP=$BATS_TEST_DIRNAME/../ps3vram-swap-setup
+	ROOT=$TMP/root
+	export PS3VRAM_SYSROOT=$ROOT LOG=$TMP/calls
+	mkdir -p "$ROOT/sys/module/zswap/parameters" "$ROOT/proc" "$TMP/bin"
+	echo zbud > "$ROOT/sys/module/zswap/parameters/zpool"
+	echo N > "$ROOT/sys/module/zswap/parameters/enabled"
+	echo 20 > "$ROOT/sys/module/zswap/parameters/max_pool_percent"
+	# 208472 kB of RAM, the virtual PS3's
+	echo "MemTotal:         208472 kB" > "$ROOT/proc/meminfo"
+	echo "Filename Type Size Used Priority" > "$ROOT/proc/swaps"
+	: > "$LOG"
+	stub modprobe '
+		[ "$1" = -n ] && { [ -z "${NO_ZPOOL:-}" ]; exit; }
+		case $1 in
+		ps3vram_swap)
+			# zswap then makes its pool, which claims the VRAM
+			mkdir -p "$PS3VRAM_SYSROOT/sys/kernel/ps3vram_swap"
+			case ${2:-} in vram_mb=*) mb=${2#vram_mb=} ;; *) mb=256 ;; esac
+			echo "0 0 0 $((mb << 20))" > "$PS3VRAM_SYSROOT/sys/kernel/ps3vram_swap/mm_stat" ;;
+		ps3vram)
+			mkdir -p "$PS3VRAM_SYSROOT/sys/block/ps3vram" "$PS3VRAM_SYSROOT/dev"
+			echo 393216 > "$PS3VRAM_SYSROOT/sys/block/ps3vram/size"
+			: > "$PS3VRAM_SYSROOT/dev/ps3vram" ;;
+		esac'
+	stub mkswap ''
+	stub swapon 'echo "$3 partition 196604 0 $2" >> "$PS3VRAM_SYSROOT/proc/swaps"'
+	stub swapoff 'sed -i "\\|^$1 |d" "$PS3VRAM_SYSROOT/proc/swaps"'
+	stub udevadm ''
+	export PATH=$TMP/bin:$PATH
+}
+
+# stub NAME BODY: a command NAME that logs "NAME ARGS" and runs BODY
+stub() {
+	printf '#!/bin/sh\necho "%s $*" >> "$LOG"\n%s\n' "$1" "$2" > "$TMP/bin/$1"
+	chmod +x "$TMP/bin/$1"
+}
+
+# conf LINES...: the configuration file
+conf() {
+	printf '%s\n' "$@" > "$TMP/conf"
+}
+
+param() {
+	cat "$ROOT/sys/module/zswap/parameters/$1"
+}
+
+@test "auto with a zpool kernel: zswap on ps3vram, max_pool_percent for all of the VRAM" {
+	conf MODE=auto
+	capture "$SETUP" -c "$TMP/conf" start
+	expect_rc 0
+	[[ $(param zpool) == ps3vram ]] || fail "zpool $(param zpool)"
+	[[ $(param enabled) == Y ]] || fail "enabled $(param enabled)"
+	# 256 MiB / 208472 kB = 125.7 %: rounded up
+	[[ $(param max_pool_percent) == 126 ]] || fail "max_pool_percent $(param max_pool_percent)"
+	expect_count calls 0 '^swapon'
+	expect_grep calls '^modprobe ps3vram_swap$'
+}
+
+@test "auto without a zpool: swap on /dev/ps3vram at the priority" {
+	conf MODE=auto PRIORITY=7
+	NO_ZPOOL=1 capture "$SETUP" -c "$TMP/conf" start
+	expect_rc 0
+	expect_grep calls '^modprobe ps3vram$'
+	expect_grep calls '^mkswap /dev/ps3vram$'
+	expect_grep calls '^swapon -p 7 /dev/ps3vram$'
+	[[ $(param zpool) == zbud ]] || fail "zpool changed to $(param zpool)"
+	expect_grep out 'priority 7, 192 MiB'
+}
+
+@test "both: the zpool with ZPOOL_MB, then the block device" {
+	conf MODE=both ZPOOL_MB=48
+	capture "$SETUP" -c "$TMP/conf" start
+	expect_rc 0
+	expect_grep calls '^modprobe ps3vram_swap vram_mb=48$'
+	expect_grep calls '^swapon -p 10 /dev/ps3vram$'
+	# 48 MiB / 208472 kB = 23.6 %
+	[[ $(param max_pool_percent) == 24 ]] || fail "max_pool_percent $(param max_pool_percent)"
+	[[ $(grep -n ps3vram_swap "$TMP/calls" | cut -d: -f1) -lt \
+	   $(grep -n '^modprobe ps3vram$' "$TMP/calls" | cut -d: -f1) ]] ||
+		fail "the block device was loaded before the zpool: $(cat "$TMP/calls")"
+}
+
+@test "start twice: swapon once" {
+	conf MODE=block
+	capture "$SETUP" -c "$TMP/conf" start
+	capture "$SETUP" -c "$TMP/conf" start
+	expect_rc 0
+	expect_count calls 1 '^swapon'
+}
+
+@test "stop: swapoff /dev/ps3vram, and only when swapped on" {
+	conf MODE=block
+	capture "$SETUP" -c "$TMP/conf" stop
+	expect_rc 0
+	expect_count calls 0 '^swapoff'
+	capture "$SETUP" -c "$TMP/conf" start
+	capture "$SETUP" -c "$TMP/conf" stop
+	expect_rc 0
+	expect_grep calls '^swapoff /dev/ps3vram$'
+}
+
+@test "off: nothing loaded" {
+	conf MODE=off
+	capture "$SETUP" -c "$TMP/conf" start
+	expect_rc 0
+	expect_empty calls
+}
+
+@test "bad values fail, naming them, and do nothing" {
+	for c in MODE=fast PRIORITY=high ZPOOL_MB=0 ZPOOL_MB=; do
+		conf "$c"
+		capture "$SETUP" -c "$TMP/conf" start
+		expect_rc 1
+		expect_grep err "${c%%=*}=${c#*=}"
+	done
+	expect_empty calls
+}
+
+@test "a zpool that claimed nothing fails" {
+	stub modprobe '[ "$1" = -n ] && exit 0; exit 0'
+	conf MODE=zpool
+	mkdir -p "$ROOT/sys/kernel/ps3vram_swap"
+	echo "0 0 0 0" > "$ROOT/sys/kernel/ps3vram_swap/mm_stat"
+	capture "$SETUP" -c "$TMP/conf" start
+	expect_rc 1
+	expect_grep err 'claimed no VRAM'
+}
+
+@test "usage errors exit 2" {
+	capture "$SETUP"
+	expect_rc 2
+	capture "$SETUP" -c
+	expect_rc 2
+	capture "$SETUP" -x start
+	expect_rc 2
+	capture "$SETUP" frobnicate
+	expect_rc 2
+}
