@@ -2,8 +2,15 @@
 #
 # ps3vram-swap: out-of-tree build and the project's commands.
 #
-#   make [KDIR=...]   modules for one kernel (default: the running kernel's
-#                     headers if installed, else Debian's 6.1 headers)
+#   make [KDIR=...]   the modules for one kernel (default: the running
+#                     kernel's headers if installed, else Debian's 6.1
+#                     headers): needs only those headers and a compiler
+#   make modules_install [KDIR=...] [DESTDIR=...]
+#                     into /lib/modules/KVER/updates, then depmod
+#   make install [PREFIX=/usr/local] [DESTDIR=...]
+#                     modules, tools, man pages, boot integration, docs
+#   make deb          the Debian packages (ps3vram-swap-dkms, -tools) in
+#                     build/deb/
 #   make demo         the virtual PS3 swapping to VRAM through zswap (V=1:
 #                     every log on the terminal)
 #   make check        every test tier; ends with "N passed, N failed"
@@ -44,27 +51,60 @@ KDIR ?= $(if $(wildcard $(RUNNING_KDIR)),$(RUNNING_KDIR),/lib/modules/$(KVER_61)
 # kernels can be built side by side without cleaning.
 MOD_SRCS := Kbuild include drivers mm
 
-.PHONY: all modules setup setup-check demo check check-unit check-vm check-debug lint ps3 \
+.PHONY: all modules modules_install install deb setup setup-check demo check check-unit check-vm check-debug lint ps3 \
 	intree kernels mod-srcs tools clean soak
 all: modules
 
 setup:
 	@$(TOP)/tools/setup-deps
 
-# modules-KVER: build against /lib/modules/KVER/build into build/KVER.
-modules: setup
+# The build directory of a kernel build directory: build/KVER.
+build_of = $(BUILD)/$(notdir $(patsubst %/build,%,$(1)))
+
+# make: against KDIR, with nothing but its headers and a compiler.
+modules:
 	@$(MAKE) --no-print-directory modules-kdir KDIR_USE=$(KDIR)
 
+# modules-KVER (the test tiers): against KVER, W=1, warnings are errors.
+modules-%: setup
+	@$(MAKE) --no-print-directory modules-kdir KDIR_USE=$(call kdir_of,$*) \
+		CHECK_FLAGS="W=1 KCFLAGS=-Werror"
+
 modules-kdir:
-	$(eval O := $(BUILD)/$(notdir $(patsubst %/build,%,$(KDIR_USE))))
+	$(eval O := $(call build_of,$(KDIR_USE)))
 	@mkdir -p $(O)
 	@cp -a $(addprefix $(TOP)/,$(MOD_SRCS)) $(O)/
-	$(MAKE) -C $(KDIR_USE) M=$(O) W=1 KCFLAGS=-Werror $(KBUILD_EXTRA) modules
+	$(MAKE) -C $(KDIR_USE) M=$(O) $(CHECK_FLAGS) $(KBUILD_EXTRA) modules
 	@rm -f $(O)/*.ko
 	@find $(O)/drivers $(O)/mm -name '*.ko' -exec cp -t $(O)/ {} +
 
-modules-%: setup
-	@$(MAKE) --no-print-directory modules-kdir KDIR_USE=$(call kdir_of,$*)
+# Where depmod looks before the kernel's own modules: a distribution
+# kernel's ps3vram module gives way to ours.
+PREFIX ?= /usr/local
+DOCDIR ?= $(PREFIX)/share/doc/ps3vram-swap
+DOCS := $(addprefix $(TOP)/,README.md Documentation/admin-guide/ps3vram-swap.rst) \
+	$(wildcard $(TOP)/docs/*.md)
+
+modules_install: modules
+	$(MAKE) -C $(KDIR) M=$(call build_of,$(KDIR)) INSTALL_MOD_DIR=updates \
+		$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR) DEPMOD=true) \
+		modules_install
+
+install: modules_install
+	@$(MAKE) --no-print-directory -C $(TOP)/tools/swapbench install \
+		O=$(BUILD)/tools PREFIX=$(PREFIX)
+	@$(MAKE) --no-print-directory -C $(TOP)/tools/ps3vram-stat install \
+		O=$(BUILD)/tools PREFIX=$(PREFIX)
+	@$(MAKE) --no-print-directory -C $(TOP)/tools/boot install PREFIX=$(PREFIX)
+	install -d $(DESTDIR)$(DOCDIR)
+	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+
+# make deb: debian/ with dpkg-buildpackage; the packages in build/deb/
+deb:
+	@mkdir -p $(BUILD)/deb
+	cd $(TOP) && dpkg-buildpackage -us -uc -b
+	mv $(TOP)/../ps3vram-swap*_$(shell dpkg-parsechangelog -l $(TOP)/debian/changelog -SVersion)_* \
+		$(BUILD)/deb/
 
 # kernels: the releases "make check" builds modules for and boots (7.x
 # once tools/kernels/kernel-7x has prepared it)
@@ -79,7 +119,7 @@ setup-check: setup
 mod-srcs:
 	@echo $(MOD_SRCS)
 
-tools: setup
+tools:
 	@$(MAKE) --no-print-directory -C $(TOP)/tools/swapbench O=$(BUILD)/tools
 	@$(MAKE) --no-print-directory -C $(TOP)/tools/ps3vram-stat O=$(BUILD)/tools
 

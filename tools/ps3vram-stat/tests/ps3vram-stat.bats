@@ -15,6 +15,8 @@
 # linux-7.3/blk-swap (the engine and /dev/ps3vram, no zpool) and
 # linux-6.12/blk-both (running, with /dev/ps3vram beside the zpool) are
 # made by hand, see the README; the blk tests' numbers come from them.
+# The last cases hold ps3vram-stat.8 to --help, and check make install
+# (in build dirs of their own, O=, so that the source tree stays clean).
 #
 # The assertions are tools/lib/test_helper.bash's; bats runs each test in a
 # process of its own and reports TAP.
@@ -653,4 +655,56 @@ assert s[1]['clients']['ps3vram']['failed'] == 0"
 	expect_grep err 'ps3vram_swap and ps3vram_dma are not loaded'
 	expect_grep err 'modprobe ps3vram_swap \(or ps3vram, for /dev/ps3vram\)'
 	expect_empty out
+}
+
+# ------------------------------------------------------------ man page, install
+
+MAN=ps3vram-stat.8
+
+@test "man page documents every option of --help and no other" {
+	st --help
+	expect_rc 0
+	expect_man_options "$TMP/out" "$BATS_TEST_DIRNAME/../$MAN"
+}
+
+@test "man page renders without warnings" {
+	expect_man_renders "$BATS_TEST_DIRNAME/../$MAN" ps3vram-stat
+}
+
+# In a build dir of its own (O=), so that the source tree stays as it is;
+# install builds the binary first.
+@test "make install puts the binary and the man page under DESTDIR and PREFIX" {
+	local src=$BATS_TEST_DIRNAME/.. dest=$TMP/dest
+
+	touch "$TMP/stamp"
+	tool_make O="$TMP/o" DESTDIR="$dest" PREFIX=/usr install
+	expect_rc 0
+	expect_tree "$dest" usr/sbin/ps3vram-stat usr/share/man/man8/$MAN
+	[[ $(stat -c %a "$dest/usr/sbin/ps3vram-stat") == 755 ]] || fail "binary mode $(stat -c %a "$dest/usr/sbin/ps3vram-stat")"
+	[[ $(stat -c %a "$dest/usr/share/man/man8/$MAN") == 644 ]] || fail "man page mode $(stat -c %a "$dest/usr/share/man/man8/$MAN")"
+	cmp "$TMP/o/ps3vram-stat" "$dest/usr/sbin/ps3vram-stat" || fail "installed binary is not the one built"
+	cmp "$src/$MAN" "$dest/usr/share/man/man8/$MAN" || fail "installed man page differs"
+	capture "$dest/usr/sbin/ps3vram-stat" --help
+	expect_rc 0
+	expect_grep out '^usage: ps3vram-stat '
+	[[ -z $(find "$src" -newer "$TMP/stamp" -print -quit) ]] ||
+		fail "make install changed the source tree: $(find "$src" -newer "$TMP/stamp" | head -5)"
+
+	tool_make O="$TMP/o" DESTDIR="$dest" PREFIX=/usr uninstall
+	expect_rc 0
+	[[ -z $(find "$dest" -type f) ]] || fail "left after uninstall: $(find "$dest" -type f)"
+}
+
+@test "static by default, STATIC= links dynamically; PREFIX defaults to /usr/local" {
+	command -v readelf >/dev/null || skip "no readelf"
+	tool_make O="$TMP/static" "$TMP/static/ps3vram-stat"
+	expect_rc 0
+	! readelf -l "$TMP/static/ps3vram-stat" | grep -q ' INTERP ' ||
+		fail "the default build is dynamically linked"
+
+	tool_make O="$TMP/o" STATIC= DESTDIR="$TMP/dest" install
+	expect_rc 0
+	expect_tree "$TMP/dest" usr/local/sbin/ps3vram-stat usr/local/share/man/man8/$MAN
+	readelf -l "$TMP/dest/usr/local/sbin/ps3vram-stat" | grep -q ' INTERP ' ||
+		fail "STATIC= gave a statically linked binary"
 }

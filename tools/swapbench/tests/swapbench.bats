@@ -10,6 +10,8 @@
 # The assertions are tools/lib/test_helper.bash's; bats runs each test in a
 # process of its own and reports TAP.  A test whose tool is missing is
 # skipped ("# skip"), and counts as neither passed nor failed.
+# The last cases hold swapbench.1 to --help, and check make install (in
+# build dirs of their own, O=, so that the source tree stays clean).
 
 PAGE_SIZE=$(getconf PAGESIZE)
 PAGES_PER_MIB=$((1048576 / PAGE_SIZE))
@@ -378,4 +380,56 @@ ratio() {
 	done
 	[[ $((16 * 4096 * 100 / total)) -ge 200 ]] ||
 		fail "text: lzo ratio $((16 * 4096 * 100 / total))/100 per page"
+}
+
+# ------------------------------------------------------------ man page, install
+
+MAN=swapbench.1
+
+@test "man page documents every option of --help and no other" {
+	sb --help
+	expect_rc 0
+	expect_man_options "$TMP/out" "$BATS_TEST_DIRNAME/../$MAN"
+}
+
+@test "man page renders without warnings" {
+	expect_man_renders "$BATS_TEST_DIRNAME/../$MAN" swapbench
+}
+
+# In a build dir of its own (O=), so that the source tree stays as it is;
+# install builds the binary first.
+@test "make install puts the binary and the man page under DESTDIR and PREFIX" {
+	local src=$BATS_TEST_DIRNAME/.. dest=$TMP/dest
+
+	touch "$TMP/stamp"
+	tool_make O="$TMP/o" DESTDIR="$dest" PREFIX=/usr install
+	expect_rc 0
+	expect_tree "$dest" usr/bin/swapbench usr/share/man/man1/$MAN
+	[[ $(stat -c %a "$dest/usr/bin/swapbench") == 755 ]] || fail "binary mode $(stat -c %a "$dest/usr/bin/swapbench")"
+	[[ $(stat -c %a "$dest/usr/share/man/man1/$MAN") == 644 ]] || fail "man page mode $(stat -c %a "$dest/usr/share/man/man1/$MAN")"
+	cmp "$TMP/o/swapbench" "$dest/usr/bin/swapbench" || fail "installed binary is not the one built"
+	cmp "$src/$MAN" "$dest/usr/share/man/man1/$MAN" || fail "installed man page differs"
+	capture "$dest/usr/bin/swapbench" -s 1 -q
+	expect_rc 0
+	expect_grep out '^swapbench: PASS '
+	[[ -z $(find "$src" -newer "$TMP/stamp" -print -quit) ]] ||
+		fail "make install changed the source tree: $(find "$src" -newer "$TMP/stamp" | head -5)"
+
+	tool_make O="$TMP/o" DESTDIR="$dest" PREFIX=/usr uninstall
+	expect_rc 0
+	[[ -z $(find "$dest" -type f) ]] || fail "left after uninstall: $(find "$dest" -type f)"
+}
+
+@test "static by default, STATIC= links dynamically; PREFIX defaults to /usr/local" {
+	command -v readelf >/dev/null || skip "no readelf"
+	tool_make O="$TMP/static" "$TMP/static/swapbench"
+	expect_rc 0
+	! readelf -l "$TMP/static/swapbench" | grep -q ' INTERP ' ||
+		fail "the default build is dynamically linked"
+
+	tool_make O="$TMP/o" STATIC= DESTDIR="$TMP/dest" install
+	expect_rc 0
+	expect_tree "$TMP/dest" usr/local/bin/swapbench usr/local/share/man/man1/$MAN
+	readelf -l "$TMP/dest/usr/local/bin/swapbench" | grep -q ' INTERP ' ||
+		fail "STATIC= gave a statically linked binary"
 }
