@@ -182,3 +182,31 @@ expect_tree() {
 		[[ -f $dir/$p ]] || fail "$dir/$p is not a file"
 	done
 }
+
+# expect_install TOOL BIN MAN: "make install" (a build dir of its own, so
+# that the source tree stays as it is; install builds the binary first)
+# with DESTDIR=$TMP/dest PREFIX=/usr puts exactly usr/BIN, mode 755 and the
+# binary built, and usr/share/man/MAN, mode 644 and the page, and changes
+# nothing in the source tree; the binary is then $TMP/dest/usr/BIN, for the
+# caller to run.
+expect_install() {
+	local src=$BATS_TEST_DIRNAME/.. dest=$TMP/dest bin=usr/$2 man=usr/share/man/$3
+
+	touch "$TMP/stamp"
+	tool_make O="$TMP/o" DESTDIR="$dest" PREFIX=/usr install
+	expect_rc 0
+	expect_tree "$dest" "$bin" "$man"
+	[[ $(stat -c %a "$dest/$bin") == 755 ]] || fail "binary mode $(stat -c %a "$dest/$bin")"
+	[[ $(stat -c %a "$dest/$man") == 644 ]] || fail "man page mode $(stat -c %a "$dest/$man")"
+	cmp "$TMP/o/$1" "$dest/$bin" || fail "installed binary is not the one built"
+	cmp "$src/${3#*/}" "$dest/$man" || fail "installed man page differs"
+	[[ -z $(find "$src" -newer "$TMP/stamp" -print -quit) ]] ||
+		fail "make install changed the source tree: $(find "$src" -newer "$TMP/stamp" | head -5)"
+}
+
+# expect_uninstall: "make uninstall" takes expect_install's files away
+expect_uninstall() {
+	tool_make O="$TMP/o" DESTDIR="$TMP/dest" PREFIX=/usr uninstall
+	expect_rc 0
+	[[ -z $(find "$TMP/dest" -type f) ]] || fail "left after uninstall: $(find "$TMP/dest" -type f)"
+}
