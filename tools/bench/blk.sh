@@ -32,9 +32,7 @@ bench()
 }
 
 modprobe ps3vram size=${MIB}M || rig_fail "modprobe ps3vram failed"
-rig_modprobe brd
-[ -b /dev/ram0 ] || modprobe brd rd_nr=1 rd_size=$((MIB * 1024)) ||
-	rig_fail "no brd"
+modprobe brd rd_nr=1 rd_size=$((MIB * 1024)) || rig_fail "no brd"
 rig_wait_for /dev/ps3vram 5 || rig_fail "no /dev/ps3vram"
 [ "$(blockdev --getsize64 /dev/ram0)" -ge $((MIB << 20)) ] ||
 	rig_fail "/dev/ram0 is smaller than $MIB MiB"
