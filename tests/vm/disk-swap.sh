@@ -6,7 +6,7 @@
 # throttled disk and every page comes back intact, twice.
 #
 # rig: --append "zswap.enabled=0" --timeout 600
-# rig-kernels: 6.1 6.12 -- the rig's disk tier, none of the project's code: once per Debian 12 kernel is enough
+# rig-kernels: 6.1 -- the rig's own disk tier, none of the project's code: once is enough
 
 . /lib/rig.sh
 
