@@ -410,12 +410,9 @@ static ssize_t io_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
 	struct ps3vram_frontswap *fs = ps3vram_frontswap;
-	ssize_t len = 0;
-	unsigned int i;
+	ssize_t len;
 
-	for (i = 0; i < NR_PS3VRAM_FS_STATS; i++)
-		len += sysfs_emit_at(buf, len, "%s%llu", i ? " " : "",
-				     (u64)atomic64_read(&fs->stat[i]));
+	len = ps3vram_dma_sysfs_stats(buf, 0, fs->stat, NR_PS3VRAM_FS_STATS);
 	len += sysfs_emit_at(buf, len, "\n");
 	return len;
 }

@@ -461,27 +461,16 @@ MODULE_ALIAS("zpool-ps3vram");
 
 /* ---- sysfs ------------------------------------------------------------- */
 
-static ssize_t ps3vram_swap_show_stats(char *buf, unsigned int first,
-				       unsigned int last, u64 extra)
-{
-	ssize_t len = 0;
-	unsigned int i;
-
-	for (i = first; i < last; i++)
-		len += sysfs_emit_at(buf, len, "%s%lld", i == first ? "" : " ",
-				     (s64)atomic64_read(&ps3vram_swap.stat[i]));
-	if (extra != U64_MAX)
-		len += sysfs_emit_at(buf, len, " %llu", extra);
-	return len + sysfs_emit_at(buf, len, "\n");
-}
-
 /* mm_stat: the mm_stat columns, then the VRAM claimed. */
 static ssize_t mm_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
-	return ps3vram_swap_show_stats(buf, 0, NR_PS3VRAM_SWAP_MM_STATS,
-				       (u64)READ_ONCE(ps3vram_swap.nr_blocks) <<
-				       PS3VRAM_SWAP_BLOCK_SHIFT);
+	ssize_t len = ps3vram_dma_sysfs_stats(buf, 0, ps3vram_swap.stat,
+					      NR_PS3VRAM_SWAP_MM_STATS);
+
+	return len + sysfs_emit_at(buf, len, " %llu\n",
+				   (u64)READ_ONCE(ps3vram_swap.nr_blocks) <<
+				   PS3VRAM_SWAP_BLOCK_SHIFT);
 }
 
 static struct kobj_attribute mm_stat_attr = __ATTR_RO(mm_stat);
@@ -489,8 +478,13 @@ static struct kobj_attribute mm_stat_attr = __ATTR_RO(mm_stat);
 static ssize_t io_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
-	return ps3vram_swap_show_stats(buf, NR_PS3VRAM_SWAP_MM_STATS,
-				       NR_PS3VRAM_SWAP_STATS, U64_MAX);
+	ssize_t len;
+
+	len = ps3vram_dma_sysfs_stats(buf, 0,
+				      &ps3vram_swap.stat[NR_PS3VRAM_SWAP_MM_STATS],
+				      NR_PS3VRAM_SWAP_STATS -
+				      NR_PS3VRAM_SWAP_MM_STATS);
+	return len + sysfs_emit_at(buf, len, "\n");
 }
 
 static struct kobj_attribute io_stat_attr = __ATTR_RO(io_stat);

@@ -386,12 +386,9 @@ static const struct block_device_operations ps3vram_blk_fops = {
 static ssize_t io_stat_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
-	ssize_t len = 0;
-	unsigned int i;
+	ssize_t len = ps3vram_dma_sysfs_stats(buf, 0, ps3vram_blk.stat,
+					      NR_PS3VRAM_BLK_STATS);
 
-	for (i = 0; i < NR_PS3VRAM_BLK_STATS; i++)
-		len += sysfs_emit_at(buf, len, "%s%llu", i ? " " : "",
-				     (u64)atomic64_read(&ps3vram_blk.stat[i]));
 	return len + sysfs_emit_at(buf, len, "\n");
 }
 

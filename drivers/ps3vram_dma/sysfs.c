@@ -10,30 +10,46 @@
  */
 #include <linux/bitmap.h>
 #include <linux/kobject.h>
+#include <linux/ps3vram_dma.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/sysfs.h>
 
 #include "core.h"
 
-static ssize_t ps3vram_dma_show_stats(char *buf, atomic64_t *stat,
-				      unsigned int first, unsigned int last)
+/**
+ * ps3vram_dma_sysfs_stats() - the columns of a one-line statistics file
+ * @buf: the sysfs buffer
+ * @len: bytes already in @buf
+ * @stat: the counters
+ * @nr: how many of them, printed in order
+ *
+ * Every statistics file of the engine and of its clients (io_stat,
+ * mm_stat, ...) is one line of space-separated decimals: this appends
+ * @nr of them, a space before each but the first of the line, and no
+ * newline, so that the caller can add columns of its own.
+ *
+ * Return: the length of the buffer now.
+ */
+ssize_t ps3vram_dma_sysfs_stats(char *buf, ssize_t len, const atomic64_t *stat,
+				unsigned int nr)
 {
-	ssize_t len = 0;
 	unsigned int i;
 
-	for (i = first; i < last; i++)
-		len += sysfs_emit_at(buf, len, "%s%llu", i == first ? "" : " ",
-				     (u64)atomic64_read(&stat[i]));
-	len += sysfs_emit_at(buf, len, "\n");
+	for (i = 0; i < nr; i++)
+		len += sysfs_emit_at(buf, len, "%s%lld", len ? " " : "",
+				     (s64)atomic64_read(&stat[i]));
 	return len;
 }
+EXPORT_SYMBOL_GPL(ps3vram_dma_sysfs_stats);
 
 static ssize_t io_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
-	return ps3vram_dma_show_stats(buf, to_ps3vram_dma(kobj)->stat, 0,
-				      NR_PS3VRAM_DMA_IO_STATS);
+	ssize_t len = ps3vram_dma_sysfs_stats(buf, 0, to_ps3vram_dma(kobj)->stat,
+					      NR_PS3VRAM_DMA_IO_STATS);
+
+	return len + sysfs_emit_at(buf, len, "\n");
 }
 
 static struct kobj_attribute io_stat_attr = __ATTR_RO(io_stat);
@@ -44,10 +60,10 @@ static ssize_t wait_stat_show(struct kobject *kobj,
 	struct ps3vram_dma *dma = to_ps3vram_dma(kobj);
 	ssize_t len;
 
-	len = ps3vram_dma_show_stats(buf, dma->stat, PS3VRAM_DMA_WAITS,
-				     NR_PS3VRAM_DMA_STATS);
-	/* Replace the newline with the percentile columns. */
-	return len - 1 + sysfs_emit_at(buf, len - 1, " %llu %llu %llu\n",
+	len = ps3vram_dma_sysfs_stats(buf, 0, &dma->stat[PS3VRAM_DMA_WAITS],
+				      NR_PS3VRAM_DMA_STATS - PS3VRAM_DMA_WAITS);
+	/* Then the percentile columns. */
+	return len + sysfs_emit_at(buf, len, " %llu %llu %llu\n",
 			ps3vram_hist_percentile(&dma->wait_hist, 50),
 			ps3vram_hist_percentile(&dma->wait_hist, 99),
 			ps3vram_hist_percentile(&dma->wait_hist, 100));
@@ -103,8 +119,10 @@ const struct attribute_group *ps3vram_dma_groups[] = {
 static ssize_t client_io_stat_show(struct kobject *kobj,
 				   struct kobj_attribute *attr, char *buf)
 {
-	return ps3vram_dma_show_stats(buf, to_client(kobj)->stat, 0,
-				      NR_PS3VRAM_DMA_IO_STATS);
+	ssize_t len = ps3vram_dma_sysfs_stats(buf, 0, to_client(kobj)->stat,
+					      NR_PS3VRAM_DMA_IO_STATS);
+
+	return len + sysfs_emit_at(buf, len, "\n");
 }
 
 static struct kobj_attribute client_io_stat_attr =

@@ -133,6 +133,9 @@ int ps3vram_dma_upload_robust(struct ps3vram_dma_client *client,
 
 int ps3vram_dma_reset(struct ps3vram_dma_client *client);
 
+ssize_t ps3vram_dma_sysfs_stats(char *buf, ssize_t len, const atomic64_t *stat,
+				unsigned int nr);
+
 int ps3vram_dma_cpu_read(struct ps3vram_dma_client *client, void *dst,
 			 u64 vram_off, unsigned int len);
 int ps3vram_dma_cpu_write(struct ps3vram_dma_client *client, u64 vram_off,
