@@ -113,7 +113,10 @@ kernels:
 
 # What make check needs beyond the packages: the 7.x kernel (~3 min once).
 setup-check: setup
-	@$(TOP)/tools/kernels/kernel-7x prepare > /dev/null
+	@mkdir -p $(BUILD)
+	@echo "setup: Debian's 7.x kernel for the rig (log: build/kernel-7x.log)"
+	@$(TOP)/tools/kernels/kernel-7x prepare > $(BUILD)/kernel-7x.log 2>&1 || \
+		{ tail -n 20 $(BUILD)/kernel-7x.log; exit 1; }
 
 # For the scripts that build the modules themselves (scripts/lib/modules.sh)
 mod-srcs:
