@@ -58,6 +58,9 @@
 #include <linux/pagemap.h>
 #include <linux/ps3vram_dma.h>
 #include <linux/string.h>
+#ifdef CONFIG_PPC_PS3
+#include <asm/ps3.h>
+#endif
 #include <linux/sysfs.h>
 
 #define PS3VRAM_BLK_NAME	"ps3vram"
@@ -583,5 +586,14 @@ module_exit(ps3vram_blk_exit);
 #include "ps3vram_kunit.c"
 #endif
 
+#ifdef CONFIG_PPC_PS3
+/*
+ * Loaded, as the old driver was, when the PS3 announces its GPU_RAMDISK
+ * device: udev's "modprobe $MODALIAS" loads every module with the alias,
+ * so the engine (which binds the device) and /dev/ps3vram come up
+ * together and the distributions' KERNEL=="ps3vram" rules still fire.
+ */
+MODULE_ALIAS(PS3_MODULE_ALIAS_GPU_RAMDISK);
+#endif
 MODULE_DESCRIPTION("PS3 video RAM block device on the shared ps3vram_dma engine");
 MODULE_LICENSE("GPL");

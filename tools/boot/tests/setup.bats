@@ -27,6 +27,7 @@ setup() {
 	: > "$LOG"
 	stub modprobe '
 		[ "$1" = -n ] && { [ -z "${NO_ZPOOL:-}" ]; exit; }
+		[ "$1" = -r ] && { rm -rf "$PS3VRAM_SYSROOT/sys/block/$2"; exit; }
 		case $1 in
 		ps3vram_swap)
 			# zswap then makes its pool, which claims the VRAM
@@ -94,6 +95,27 @@ param() {
 	[[ $(grep -n ps3vram_swap "$TMP/calls" | cut -d: -f1) -lt \
 	   $(grep -n '^modprobe ps3vram$' "$TMP/calls" | cut -d: -f1) ]] ||
 		fail "the block device was loaded before the zpool: $(cat "$TMP/calls")"
+}
+
+@test "zpool after udev loaded the block device: it goes first, if idle" {
+	mkdir -p "$ROOT/sys/block/ps3vram"
+	conf MODE=zpool
+	capture "$SETUP" -c "$TMP/conf" start
+	expect_rc 0
+	[[ $(head -n 1 "$TMP/calls") == "modprobe -r ps3vram" ]] ||
+		fail "the zpool was loaded before the block device went: $(cat "$TMP/calls")"
+	expect_grep out 'unloaded the idle /dev/ps3vram'
+	[[ $(param zpool) == ps3vram ]] || fail "zpool $(param zpool)"
+}
+
+@test "zpool beside a block device in use: left alone, said so" {
+	mkdir -p "$ROOT/sys/block/ps3vram"
+	echo "/dev/ps3vram partition 196604 0 10" >> "$ROOT/proc/swaps"
+	conf MODE=both
+	capture "$SETUP" -c "$TMP/conf" start
+	expect_rc 0
+	expect_count calls 0 '^modprobe -r'
+	expect_grep out 'in use'
 }
 
 @test "start twice: swapon once" {
