@@ -4,8 +4,10 @@
  *
  * Writing N (1 to 100000000) to /sys/kernel/debug/ps3vram_dma_test/run
  * claims two clients, "test0" and "test1", each with half of the free
- * VRAM, and starts one thread per client on every online CPU.  Each thread
- * owns a stripe of its client's claim and performs its share of N copies:
+ * VRAM, and starts one thread per client on every online CPU (or, with
+ * the threads parameter, that many threads, one of each client per CPU in
+ * turn).  Each thread owns an equal stripe of its client's claim, at least
+ * one copy of the largest size, and performs its share of N copies:
  *
  *  - it uploads up to PS3VRAM_TEST_DEPTH extents of random size (64 bytes
  *    to one page) at random offsets, all in flight at once, then poisons
@@ -120,7 +122,7 @@ struct ps3vram_test_thread {
 
 /* Largest write to "run": about an hour of copies on the software RSX. */
 #define PS3VRAM_TEST_MAX_COPIES	100000000ULL
-/* Most threads a run starts (it starts at most two per online CPU). */
+/* Most threads a run starts (by default two per online CPU). */
 #define PS3VRAM_TEST_MAX_THREADS	1024
 
 /* A uint parameter with the bounds of @kp->arg's param_bounds, or -EINVAL. */
@@ -170,7 +172,7 @@ static struct ps3vram_test_bounds threads_bounds = {
 	&nr_threads, 0, PS3VRAM_TEST_MAX_THREADS
 };
 module_param_cb(threads, &ps3vram_test_bounded_ops, &threads_bounds, 0644);
-MODULE_PARM_DESC(threads, "Threads in all, 0-1024 (default 0: one per client on every CPU)");
+MODULE_PARM_DESC(threads, "Threads in all, 0-1024, one of each client per online CPU in turn, each with a stripe of its client's claim (default 0: one per client on every CPU)");
 
 static DEFINE_MUTEX(ps3vram_dma_test_lock);
 static char ps3vram_test_result[256];
@@ -489,7 +491,7 @@ static int ps3vram_test_clients(struct ps3vram_test_run *run)
 
 static int ps3vram_test_run(u64 copies)
 {
-	unsigned int cpus = num_online_cpus(), nr, i, cpu;
+	unsigned int nr, per_client, i, c, cpu;
 	struct ps3vram_test_thread *threads;
 	struct ps3vram_test_run *run;
 	struct task_struct *task;
@@ -497,9 +499,9 @@ static int ps3vram_test_run(u64 copies)
 	int ret;
 
 	run = kzalloc(sizeof(*run), GFP_KERNEL);
-	nr = PS3VRAM_TEST_CLIENTS * cpus;
-	if (READ_ONCE(nr_threads) && READ_ONCE(nr_threads) < nr)
-		nr = READ_ONCE(nr_threads);
+	nr = READ_ONCE(nr_threads) ?:
+	     PS3VRAM_TEST_CLIENTS * num_online_cpus();
+	per_client = DIV_ROUND_UP(nr, PS3VRAM_TEST_CLIENTS);
 	threads = kcalloc(nr, sizeof(*threads), GFP_KERNEL);
 	ret = -ENOMEM;
 	if (!run || !threads)
@@ -509,7 +511,7 @@ static int ps3vram_test_run(u64 copies)
 		goto free;
 	/* Every stripe must hold a copy of the largest size. */
 	for (i = 0; i < PS3VRAM_TEST_CLIENTS; i++) {
-		if (ps3vram_dma_client_size(run->clients[i]) / cpus <
+		if (ps3vram_dma_client_size(run->clients[i]) / per_client <
 		    PS3VRAM_DMA_MAX_COPY)
 			ret = -ENOSPC;
 	}
@@ -522,37 +524,38 @@ static int ps3vram_test_run(u64 copies)
 	init_completion(&run->done);
 	atomic_set(&run->running, nr);
 	run->threads = nr;
-	i = 0;
-	for_each_online_cpu(cpu) {
-		unsigned int c;
+	/* Thread i: client i % 2, stripe i / 2; one of each per CPU in turn. */
+	cpu = cpumask_first(cpu_online_mask);
+	for (i = 0; i < nr; i++) {
+		struct ps3vram_test_thread *t = &threads[i];
+		u64 stripe;
 
-		for (c = 0; c < PS3VRAM_TEST_CLIENTS && i < nr; c++, i++) {
-			struct ps3vram_test_thread *t = &threads[i];
-			u64 stripe = ps3vram_dma_client_size(run->clients[c]) /
-				     cpus;
-
-			t->run = run;
-			t->client = run->clients[c];
-			t->base = round_down(stripe * (i / PS3VRAM_TEST_CLIENTS),
-					     PS3VRAM_DMA_ALIGN);
-			t->size = round_down(stripe, PS3VRAM_DMA_ALIGN);
-			t->count = div_u64(copies, nr) + (i < copies % nr);
-			prandom_seed_state(&t->rnd, start + i);
-			task = kthread_create_on_cpu(ps3vram_test_thread_fn, t,
-						     cpu, "ps3vram_test/%u");
-			if (IS_ERR(task)) {
-				/* Account for the threads never started. */
-				if (atomic_sub_and_test(nr - i, &run->running))
-					complete(&run->done);
-				ret = PTR_ERR(task);
-				goto wait;
-			}
-			wake_up_process(task);
+		c = i % PS3VRAM_TEST_CLIENTS;
+		stripe = div_u64(ps3vram_dma_client_size(run->clients[c]),
+				 per_client);
+		t->run = run;
+		t->client = run->clients[c];
+		t->base = round_down(stripe * (i / PS3VRAM_TEST_CLIENTS),
+				     PS3VRAM_DMA_ALIGN);
+		t->size = round_down(stripe, PS3VRAM_DMA_ALIGN);
+		t->count = div_u64(copies, nr) + (i < copies % nr);
+		prandom_seed_state(&t->rnd, start + i);
+		task = kthread_create_on_cpu(ps3vram_test_thread_fn, t, cpu,
+					     "ps3vram_test/%u");
+		if (IS_ERR(task)) {
+			/* Account for the threads never started. */
+			if (atomic_sub_and_test(nr - i, &run->running))
+				complete(&run->done);
+			ret = PTR_ERR(task);
+			goto wait;
+		}
+		wake_up_process(task);
+		if (c == PS3VRAM_TEST_CLIENTS - 1) {
+			cpu = cpumask_next(cpu, cpu_online_mask);
+			if (cpu >= nr_cpu_ids)
+				cpu = cpumask_first(cpu_online_mask);
 		}
 	}
-	/* CPUs that went offline meanwhile: their threads never ran. */
-	if (i < nr && atomic_sub_and_test(nr - i, &run->running))
-		complete(&run->done);
 wait:
 	wait_for_completion(&run->done);
 	for (i = 0; i < PS3VRAM_TEST_CLIENTS; i++)
