@@ -15,9 +15,10 @@
  * rounding and the tail of a block (< S, under 6.25 %).  With 4 KiB pages
  * the rounding is 48 bytes per object on average over sizes 1-4096, 76 over
  * 2-4 KiB (52 for 2-3 KiB, 99 for 3-4 KiB): the merged classes are up to
- * 256 bytes wide at the top.  Pools (zswap makes a new one when its
- * compressor or zpool changes) share the block supply; each keeps its own
- * partial-block lists and LRU.
+ * 256 bytes wide at the top.  With 64 KiB pages they are about 16 times
+ * larger (768 bytes over sizes 1-65536, 1223 over 32-64 KiB).  Pools
+ * (zswap makes a new one when its compressor or zpool changes) share the
+ * block supply; each keeps its own partial-block lists and LRU.
  *
  * All metadata lives in RAM: a struct ps3vram_swap_block per block with
  * bitmaps of its objects (allocated, not uploaded yet, lost), and a stack
