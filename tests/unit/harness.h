@@ -209,7 +209,7 @@ void unit_block_disarm(struct unit_block_ctx *ctx);
 	unit_block_disarm(&__bctx);					\
 	__blocked; })
 
-/* ---- sysfs and debugfs (shim.c) ---- */
+/* ---- sysfs and debugfs (shim/sysfs.c, shim/shim.c) ---- */
 
 /*
  * Read an attribute, e.g. "kernel/ps3vram_dma/io_stat", through its
@@ -230,14 +230,14 @@ const char *unit_debugfs_read(const char *path);
 int unit_debugfs_write_u64(const char *path, u64 val);
 bool unit_debugfs_exists(const char *path);
 
-/* ---- fake PCI devices (shim.c) ---- */
+/* ---- fake PCI devices (shim/shim.c) ---- */
 
 struct pci_dev;
 /* Plug @pdev in; pci_register_driver() probes it. */
 void unit_pci_add(struct pci_dev *pdev);
 void unit_pci_del(struct pci_dev *pdev);
 
-/* ---- zpool (shim.c) ---- */
+/* ---- zpool (shim/shim.c) ---- */
 
 struct zpool_driver;
 /* The registered zpool driver of this @type ("ps3vram"), or NULL. */
@@ -250,10 +250,12 @@ u64 unit_rand(void);
 u32 unit_rand_below(u32 n);
 void unit_rand_fill(void *buf, size_t len);
 
-/* ---- used between harness.c and shim.c ---- */
+/* ---- used between harness.c and the shim ---- */
 
 /* Report and clear sysfs/debugfs/PCI state a test left behind. */
 unsigned int unit_shim_leftovers(void);
+/* ... its sysfs part (shim/sysfs.c) */
+unsigned int unit_sysfs_leftovers(void);
 bool unit_verbose(void);
 
 #endif /* _UNIT_HARNESS_H */
