@@ -4,9 +4,10 @@
 #
 # blk-ext4: /dev/ps3vram as a file system.  mkfs.ext4, then heavy file
 # writes (random and text files through the page cache, random ones with
-# O_DIRECT), every file's checksum checked after the
+# O_DIRECT, fsync'ed ones, whose journal commits reach the disk as flush
+# and FUA requests), every file's checksum checked after the
 # page cache is dropped and again after a remount, and "e2fsck -f" finds
-# the file system clean.
+# the file system clean.  The module refuses to unload while mounted.
 #
 # rig: --no-swap --bin mkfs.ext4 --bin e2fsck --timeout 600
 
@@ -41,10 +42,17 @@ for i in $(seq 1 16); do
 	dd if=/dev/urandom of="$M/direct/f$i" bs=64k count=16 oflag=direct \
 		2>/dev/null || rig_fail "O_DIRECT write of f$i failed"
 done
+mkdir -p $M/sync
+for i in $(seq 1 8); do
+	dd if=/dev/urandom of="$M/sync/s$i" bs=16k count=16 conv=fsync \
+		2>/dev/null || rig_fail "fsync'ed write of s$i failed"
+done
 sync
 sums $M > /tmp/sums.before
 rig_log "$(wc -l < /tmp/sums.before) files, $(du -sm $M | cut -f1) MiB on ext4"
 
+rmmod ps3vram 2>/dev/null && rig_fail "rmmod ps3vram succeeded while mounted"
+[ -e /sys/block/ps3vram ] || rig_fail "/dev/ps3vram went away while mounted"
 echo 3 > /proc/sys/vm/drop_caches
 sums $M | cmp -s - /tmp/sums.before ||
 	rig_fail "files changed after the page cache was dropped"
