@@ -5,8 +5,9 @@
 # and shared by the scripts that need a kernel tree: scripts/lint
 # (checkpatch, kernel-doc), scripts/ps3-build (the PS3 cross build, out of
 # tree with O=), scripts/intree (the patch series, in-tree builds) and
-# scripts/debug-kernel.  Sourced, not run; CACHE is the cache directory
-# (default /var/cache/ps3vram-swap, or $PS3VRAM_CACHE):
+# scripts/debug-kernel; ksrc_unpack also unpacks the 7.x source of
+# tools/kernels/kernel-7x.  Sourced, not run; the cache directory is
+# $PS3VRAM_CACHE/src (default /var/cache/ps3vram-swap/src):
 #
 #	. "$TOP/scripts/lib/ksrc.sh"
 #	src=$(ksrc_pristine 6.1)		# never write into it
@@ -26,28 +27,41 @@ ksrc_version()
 	}
 }
 
+# ksrc_unpack TARBALL DIR VERSION - DIR as the one top directory of
+# TARBALL, with DIR/.unpacked holding VERSION; nothing to do when it holds
+# VERSION already.  The caller holds a lock on DIR.
+ksrc_unpack()
+{
+	local tarball=$1 dir=$2 ver=$3 tmp
+	local -a top
+
+	[[ ! -f $dir/.unpacked || $(cat "$dir/.unpacked") != "$ver" ]] || return 0
+	[[ -f $tarball ]] || { echo "ksrc: no $tarball" >&2; return 1; }
+	echo "ksrc: unpacking $tarball ($ver, once)" >&2
+	mkdir -p "$(dirname "$dir")"
+	tmp=$(mktemp -d "$dir.unpack.XXXXXX")
+	tar -C "$tmp" -xf "$tarball"
+	top=("$tmp"/*)
+	[[ ${#top[@]} -eq 1 && -d ${top[0]} ]] ||
+		{ echo "ksrc: $tarball has no one top directory" >&2; return 1; }
+	rm -rf "$dir"
+	mv "${top[0]}" "$dir"
+	rmdir "$tmp"
+	echo "$ver" > "$dir/.unpacked"
+}
+
 # ksrc_pristine SERIES - print the pristine tree, unpacking it first when
 # it is missing or from another package version (under a lock: several
 # scripts may ask at once)
 ksrc_pristine()
 {
-	local series=$1 dir=$KSRC_CACHE/linux-$1 tarball=/usr/src/linux-source-$1.tar.xz
-	local ver tmp fd
+	local dir=$KSRC_CACHE/linux-$1 ver fd
 
-	ver=$(ksrc_version "$series") || return 1
+	ver=$(ksrc_version "$1") || return 1
 	mkdir -p "$KSRC_CACHE"
-	exec {fd}> "$KSRC_CACHE/.lock-$series"
+	exec {fd}> "$KSRC_CACHE/.lock-$1"
 	flock "$fd"
-	if [[ ! -f $dir/.unpacked || $(cat "$dir/.unpacked") != "$ver" ]]; then
-		[[ -f $tarball ]] || { echo "ksrc: no $tarball" >&2; return 1; }
-		echo "ksrc: unpacking $tarball ($ver, once)" >&2
-		tmp=$(mktemp -d "$KSRC_CACHE/unpack.XXXXXX")
-		tar -C "$tmp" -xf "$tarball"
-		rm -rf "$dir"
-		mv "$tmp/linux-source-$series" "$dir"
-		rmdir "$tmp"
-		echo "$ver" > "$dir/.unpacked"
-	fi
+	ksrc_unpack "/usr/src/linux-source-$1.tar.xz" "$dir" "$ver" || return 1
 	exec {fd}>&-
 	echo "$dir"
 }
