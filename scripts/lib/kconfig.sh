@@ -7,6 +7,7 @@
 #
 #	. "$TOP/scripts/lib/kconfig.sh"
 #	kconfig_make "$src" "$obj" tinyconfig a.config b.config
+#	kconfig_make "$src" "$obj" saved.config c.config    # from a .config
 #	kconfig_missing "$obj/.config" a.config b.config   # prints what is not
 #
 # KCONFIG_MAKE (an array, default empty) holds extra make arguments, e.g.
@@ -14,16 +15,25 @@
 
 KCONFIG_MAKE=()
 
-# kconfig_make SRC OBJ BASE [FRAGMENT...] - OBJ/.config: "make BASE"
-# (tinyconfig, ps3_defconfig, ...), the fragments merged over it in order
-# (later ones win), then olddefconfig for the dependencies
+# kconfig_make SRC OBJ BASE [FRAGMENT...] - OBJ/.config: BASE, a make
+# target (tinyconfig, ps3_defconfig, ...) or the path of a .config (with a
+# '/' in it), the fragments merged over it in order (later ones win), then
+# olddefconfig for the dependencies.  OBJ/.config is left as it was (its
+# time too, so make runs no Kconfig) when the result is the same.
 kconfig_make()
 {
-	local src=$1 obj=$2 base=$3
+	local src=$1 obj=$2 base=$3 prev=$2/.config.prev
 
 	shift 3
 	mkdir -p "$obj"
-	make -s -C "$src" O="$obj" "${KCONFIG_MAKE[@]}" "$base" > /dev/null
+	rm -f "$prev"
+	[[ ! -f $obj/.config ]] || mv "$obj/.config" "$prev"
+	if [[ $base == */* ]]; then
+		cp "$base" "$obj/.config"
+	else
+		make -s -C "$src" O="$obj" "${KCONFIG_MAKE[@]}" "$base" \
+			> /dev/null || return 1
+	fi
 	if [[ $# -gt 0 ]]; then
 		# -m: merge only, make runs below
 		(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$obj" \
@@ -32,7 +42,13 @@ kconfig_make()
 			return 1
 		}
 	fi
-	make -s -C "$src" O="$obj" "${KCONFIG_MAKE[@]}" olddefconfig
+	make -s -C "$src" O="$obj" "${KCONFIG_MAKE[@]}" olddefconfig ||
+		return 1
+	if [[ -f $prev ]] && cmp -s "$prev" "$obj/.config"; then
+		mv "$prev" "$obj/.config"
+	else
+		rm -f "$prev"
+	fi
 }
 
 # kconfig_missing CONFIG FRAGMENT... - print "CONFIG_X=want (has: got)"
