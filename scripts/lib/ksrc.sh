@@ -12,6 +12,7 @@
 #	. "$TOP/scripts/lib/ksrc.sh"
 #	src=$(ksrc_pristine 6.1)		# never write into it
 #	ksrc_copy 6.1 "$dir"			# a tree of one's own to patch
+#	ksrc_write "$dir/mm/Kconfig" < new	# a file of it changed
 #
 # CACHE/src/linux-SERIES is the pristine tree, with .unpacked holding the
 # package version it came from: a new Debian upload unpacks again.
@@ -82,5 +83,22 @@ ksrc_copy()
 		# its own stamp, so that the test above compares times
 		rm -f "$2/.unpacked"
 		cp "$src/.unpacked" "$2/.unpacked"
+	fi
+}
+
+# ksrc_write FILE - stdin to FILE of a ksrc_copy tree: as a new file, and
+# only when it changes (make keeps its objects then)
+ksrc_write()
+{
+	local tmp
+
+	mkdir -p "$(dirname "$1")"
+	tmp=$(mktemp "$1.XXXXXX")
+	cat > "$tmp"
+	chmod 644 "$tmp"
+	if cmp -s "$tmp" "$1"; then
+		rm -f "$tmp"
+	else
+		mv "$tmp" "$1"
 	fi
 }

@@ -1,0 +1,199 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# overlay.sh - a repository laid out as a kernel-tree overlay, placed into
+# a kernel tree (scripts/intree).  Every file of the overlay sits at its
+# path in the kernel tree: a file the kernel does not have is added, one
+# it has is replaced, except a Kconfig, Makefile or MAINTAINERS the kernel
+# has, which is a fragment merged into the kernel's file: a Kconfig's
+# before its closing "endmenu" or "endif" (a config the kernel defined
+# elsewhere under arch/ removed there), a Makefile's lines added unless
+# there, the MAINTAINERS section before the first that sorts after it
+# (less the F: lines that match nothing in the tree).  Kconfig and
+# Makefile files are cut to the symbols given: the blocks and lines that
+# use other symbols wait.  Sourced after scripts/lib/ksrc.sh, not run:
+#
+#	overlay_place "$TOP" "$base" "$ksrc" "$symbols" FILE...
+#	overlay_touched "$TOP" "$base" FILE...	# what that changes in base
+#
+# BASE is the pristine tree, KSRC the tree changed (a ksrc_copy of BASE,
+# or a tree holding BASE's files), SYMBOLS the Kconfig symbols, one a line.
+
+# overlay_is_fragment BASE FILE - FILE of the overlay merges into BASE's
+overlay_is_fragment()
+{
+	[[ -f $1/$2 && ( $2 == *Kconfig || $2 == *Makefile || $2 == MAINTAINERS ) ]]
+}
+
+# overlay_filter FILE SYMS - FILE without what uses symbols not in SYMS:
+# Kconfig blocks (with the comments before them) or Makefile lines (with
+# a comment line directly above them); without its SPDX line and its
+# header comment
+overlay_filter()
+{
+	awk -v syms="$2" '
+	BEGIN { n = split(syms, a, "\n"); for (i = 1; i <= n; i++) ok[a[i]] = 1 }
+	function allowed(s,    t) {
+		t = s
+		while (match(t, /CONFIG_[A-Z0-9_]+/)) {
+			if (!(substr(t, RSTART + 7, RLENGTH - 7) in ok))
+				return 0
+			t = substr(t, RSTART + RLENGTH)
+		}
+		return 1
+	}
+	FNR == 1 && /SPDX/ { next }
+	!started && /^(#|$)/ { next }
+	{ started = 1; lines[++nl] = $0 }
+	END {
+		for (i = 1; i <= nl; i++) {
+			l = lines[i]
+			if (l ~ /^(menu)?config /) {
+				sym = l; sub(/^(menu)?config /, "", sym)
+				keep = (sym in ok)
+				for (j = i - 1; j >= 1 && lines[j] ~ /^#/; j--)
+					drop[j] = !keep
+			} else if (l ~ /^[^#\t ]/) {
+				keep = allowed(l)
+				if (!keep && i > 1 && lines[i - 1] ~ /^#/)
+					drop[i - 1] = 1
+			}
+			if (!keep) drop[i] = 1
+		}
+		for (i = 1; i <= nl; i++) {
+			if (drop[i] || (lines[i] == "" && (last == "" || i == nl)))
+				continue
+			out[++no] = lines[i]; last = lines[i]
+		}
+		while (no > 0 && out[no] == "") no--
+		for (i = 1; i <= no; i++) print out[i]
+	}' "$1"
+}
+
+# overlay_merge FILE TEXT - stdin (the kernel's FILE) with the fragment
+# TEXT (from the environment: awk -v would take its backslashes as escapes)
+overlay_merge()
+{
+	case $1 in
+	*Kconfig)
+		# before the last line if it closes the file's menu or if
+		TEXT=$2 awk '
+		BEGIN { text = ENVIRON["TEXT"] }
+		{ l[NR] = $0 }
+		END {
+			last = (l[NR] ~ /^(endmenu|endif)/) ? NR - 1 : NR
+			for (i = 1; i <= last; i++) print l[i]
+			if (text != "") {
+				if (l[last] != "") print ""
+				print text
+			}
+			if (last < NR) { print ""; print l[NR] }
+		}'
+		;;
+	*Makefile)
+		# the lines it has not, whitespace aside
+		TEXT=$2 awk '
+		BEGIN { text = ENVIRON["TEXT"] }
+		function norm(s) { gsub(/[ \t]+/, " ", s); return s }
+		{ have[norm($0)] = 1; print }
+		END {
+			n = split(text, t, "\n")
+			for (i = 1; i <= n; i++)
+				if (t[i] == "" || !(norm(t[i]) in have))
+					add[++na] = t[i]
+			while (na > 0 && add[na] == "") na--
+			for (i = 1; i <= na && add[i] == ""; i++) ;
+			if (i <= na) print ""
+			for (; i <= na; i++) print add[i]
+		}'
+		;;
+	MAINTAINERS)
+		# before the first title (after an empty line, before an "X:<tab>"
+		# line) that sorts after ours, case aside, as upstream sorts them
+		TEXT=$2 awk '
+		BEGIN { text = ENVIRON["TEXT"]; split(text, t, "\n") }
+		{ l[NR] = $0 }
+		END {
+			for (i = 1; i <= NR; i++) {
+				if (!done && l[i - 1] == "" && l[i + 1] ~ /^[A-Z]:\t/ &&
+				    toupper(l[i]) > toupper(t[1])) {
+					print text; print ""; done = 1
+				}
+				print l[i]
+			}
+		}'
+		;;
+	esac
+}
+
+# overlay_moved_configs TOP BASE - "FILE SYM": the Kconfig files under
+# BASE's arch/ that define a symbol one of TOP's Kconfig fragments defines
+overlay_moved_configs()
+{
+	local f sym
+
+	for f in $(cd "$1" && git ls-files -- '*Kconfig'); do
+		overlay_is_fragment "$2" "$f" || continue
+		sed -n 's/^config //p' "$1/$f" | while read -r sym; do
+			{ grep -l -r -x --include='Kconfig*' "config $sym" \
+				"$2/arch" || true; } | sed "s|^$2/||; s|\$| $sym|"
+		done
+	done
+}
+
+# overlay_touched TOP BASE FILE... - the files of BASE that placing TOP's
+# FILEs changes, one a line
+overlay_touched()
+{
+	local f
+
+	for f in "${@:3}"; do
+		[[ ! -f $2/$f ]] || echo "$f"
+	done
+	overlay_moved_configs "$1" "$2" | cut -d ' ' -f 1
+}
+
+# overlay_place TOP BASE KSRC SYMS FILE... - TOP's FILEs into KSRC
+overlay_place()
+{
+	local top=$1 base=$2 ksrc=$3 syms=$4 f line text moved
+
+	shift 4
+	# the files first: MAINTAINERS lists what is there
+	for f; do
+		case $f in
+		MAINTAINERS|*Kconfig|*Makefile) ;;
+		*) ksrc_write "$ksrc/$f" < "$top/$f" ;;
+		esac
+	done
+	for f; do
+		case $f in
+		MAINTAINERS)
+			text=$(while IFS= read -r line; do
+				# shellcheck disable=SC2086 # a glob
+				[[ $line != F:* ]] ||
+					compgen -G "$ksrc/${line#F:	}" > /dev/null ||
+					continue
+				echo "$line"
+			done < "$top/$f") ;;
+		*Kconfig|*Makefile) text=$(overlay_filter "$top/$f" "$syms") ;;
+		*)	continue ;;
+		esac
+		if overlay_is_fragment "$base" "$f"; then
+			overlay_merge "$f" "$text" < "$base/$f" | ksrc_write "$ksrc/$f"
+		else
+			{ head -n 1 "$top/$f"; echo "$text"; } | ksrc_write "$ksrc/$f"
+		fi
+	done
+	# a symbol placed here leaves the kernel's file that had it
+	moved=$(overlay_moved_configs "$top" "$base" | while read -r f line; do
+		! grep -q -x -F "$line" <<< "$syms" || echo "$f $line"
+	done)
+	while read -r f; do
+		awk -v syms="$(sed -n "s|^$f ||p" <<< "$moved")" '
+		BEGIN { n = split(syms, a, "\n"); for (i = 1; i <= n; i++) gone["config " a[i]] = 1 }
+		$0 in gone { skip = 1; next }
+		skip && /^[^ \t]/ { skip = 0 }
+		!skip' "$base/$f" | ksrc_write "$ksrc/$f"
+	done < <(cut -d ' ' -f 1 <<< "$moved" | sed '/^$/d' | sort -u)
+}
