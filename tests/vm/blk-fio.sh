@@ -4,14 +4,16 @@
 #
 # blk-fio: /dev/ps3vram as a disk.  "modprobe ps3vram" gives /dev/ps3vram
 # (non-rotational, one minor, its claim in the engine's clients/); fio
-# writes and verifies it (crc32c) with random 4 KiB and 512-byte direct
-# I/O, sequential 1 MiB buffered and direct I/O, several jobs at once,
-# reads interleaved with the writes; write-zeroes reads back as zeroes and
-# discard is accepted; I/O past the end fails without touching what is
-# inside; bad "size" values fail the load naming the value; the module
-# cannot be unloaded while the disk is open, and unloads once closed
-# (built in, on the debug kernel: none of the loading).  No copy needed
-# the CPU.
+# writes and verifies it (crc32c), several jobs at once: random 4 KiB
+# and 512-byte writes, random 4 KiB mixed reads and writes, sequential
+# 1 MiB, all direct, with reads interleaved with the writes; then random
+# 4 KiB and sequential 1 MiB buffered, verified after fio synced them and
+# dropped them from the page cache, so that the reads came from VRAM (the
+# DMA copies show it); write-zeroes reads back as zeroes and discard is
+# accepted; I/O past the end fails without touching what is inside; bad
+# "size" values fail the load naming the value; the module cannot be
+# unloaded while the disk is open, and unloads once closed (built in, on
+# the debug kernel: none of the loading).  No copy needed the CPU.
 #
 # rig: --no-swap --bin fio --bin blkdiscard --timeout 900
 
@@ -54,54 +56,102 @@ fi
 [ "$(cat $B/queue/rotational)" = 0 ] || rig_fail "ps3vram is rotational"
 [ "$(cat $B/range)" = 1 ] || rig_fail "ps3vram has $(cat $B/range) minors"
 
-# fio: every job verifies every block it wrote (crc32c, fatal on the
-# first bad one); verify_backlog interleaves the reads with the writes.
-cat > /tmp/blk.fio <<EOF
+# run_fio NAME JOBFILE JOBS - run fio; fail unless it ran JOBS jobs and
+# none reported an error (every job verifies every block it wrote: crc32c,
+# fatal on the first bad one)
+run_fio()
+{
+	"$RIG_HOST/fio" --output-format=terse --terse-version=3 "$2" \
+		> /tmp/fio.all 2> /tmp/fio.err ||
+		rig_fail "fio $1 failed: $(tail -n 3 /tmp/fio.err | tr '\n' '|')"
+	grep '^3;' /tmp/fio.all > /tmp/fio.out	# the job lines, not the disk's
+	# terse v3: field 6 read KiB, 47 write KiB; field 5 is the error
+	awk -F';' '{ printf "rig: fio %s: err %s, read %s KiB, written %s KiB\n", $3, $5, $6, $47 }' \
+		/tmp/fio.out >&2
+	awk -F';' '$5 != 0 { bad = 1 } END { exit bad }' /tmp/fio.out ||
+		rig_fail "a fio $1 job reported an error"
+	[ "$(wc -l < /tmp/fio.out)" -eq "$3" ] ||
+		rig_fail "fio $1 ran $(wc -l < /tmp/fio.out) jobs, not $3"
+}
+
+# Direct I/O, six jobs at once; verify_backlog interleaves the
+# verifying reads with the writes, and the randrw jobs read besides.
+cat > /tmp/direct.fio <<EOF
 [global]
 filename=/dev/ps3vram
 verify=crc32c
 verify_fatal=1
 verify_backlog=32
+direct=1
 size=24m
 group_reporting=0
 
 [rand4k-direct]
 rw=randwrite
 bs=4k
-direct=1
 numjobs=2
 offset_increment=24m
 
 [rand512-direct]
 rw=randwrite
 bs=512
-direct=1
 size=2m
 offset=48m
-
-[seq1m-buffered]
-rw=write
-bs=1m
-direct=0
-offset=56m
 
 [seq1m-direct]
 rw=write
 bs=1m
-direct=1
 offset=80m
 iodepth=1
+
+[randrw4k-direct]
+rw=randrw
+bs=4k
+size=16m
+numjobs=2
+offset=112m
+offset_increment=16m
 EOF
-rig_log "fio: 4 KiB and 512 B random direct, 1 MiB sequential buffered and direct"
-"$RIG_HOST/fio" --output-format=terse --terse-version=3 /tmp/blk.fio > /tmp/fio.all 2> /tmp/fio.err ||
-	rig_fail "fio failed: $(tail -n 3 /tmp/fio.err | tr '\n' '|')"
-grep '^3;' /tmp/fio.all > /tmp/fio.out	# the job lines, not the disk's
-# terse v3: field 6 read KiB, 47 write KiB; field 5 is the error
-awk -F';' '{ printf "rig: fio %s: err %s, read %s KiB, written %s KiB\n", $3, $5, $6, $47 }' \
-	/tmp/fio.out >&2
-awk -F';' '$5 != 0 { bad = 1 } END { exit bad }' /tmp/fio.out ||
-	rig_fail "a fio job reported an error"
-[ "$(wc -l < /tmp/fio.out)" -eq 5 ] || rig_fail "fio ran $(wc -l < /tmp/fio.out) jobs, not 5"
+rig_log "fio: 4 KiB and 512 B random, 4 KiB random mixed, 1 MiB sequential, direct"
+run_fio direct /tmp/direct.fio 6
+
+# Buffered I/O, three jobs at once, through the page cache.  No backlog:
+# each job verifies after its writes, once fio has synced the disk and
+# dropped its page cache (BLKFLSBUF), so that the reads reach the device.
+cat > /tmp/buffered.fio <<EOF
+[global]
+filename=/dev/ps3vram
+verify=crc32c
+verify_fatal=1
+direct=0
+group_reporting=0
+
+[seq1m-buffered]
+rw=write
+bs=1m
+size=24m
+offset=56m
+
+[rand4k-buffered]
+rw=randwrite
+bs=4k
+size=8m
+numjobs=2
+offset=144m
+offset_increment=8m
+EOF
+# What the disk moved: its DMA copies (6.1's page cache reads go
+# through rw_page, which the block layer's stat file does not count).
+up0=$(rig_column 3 $C/io_stat)
+down0=$(rig_column 4 $C/io_stat)
+rig_log "fio: 4 KiB random and 1 MiB sequential, buffered"
+run_fio buffered /tmp/buffered.fio 3
+rd=$((($(rig_column 4 $C/io_stat) - down0) >> 20))
+wr=$((($(rig_column 3 $C/io_stat) - up0) >> 20))
+rig_log "buffered: VRAM copies of $rd MiB read, $wr MiB written"
+[ "$wr" -ge 40 ] || rig_fail "buffered: only $wr of 40 MiB reached the disk"
+[ "$rd" -ge 40 ] ||
+	rig_fail "buffered: only $rd of 40 MiB verified from the disk, the rest from the page cache"
 
 # Write-zeroes: the range reads back as zeroes.  Discard: accepted.
 "$RIG_HOST/blkdiscard" -z -o $((56 << 20)) -l $((8 << 20)) /dev/ps3vram ||
