@@ -1,0 +1,208 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash disable=SC1091
+#
+# tiers (issue 14, first cut): the same checksummed swapbench workload
+# (1.5x RAM, mixed data, fixed seed, PASSES passes; every page verified, a
+# mismatch fails) on every swap tier, switched at runtime in one boot:
+#
+#   a  disk swap only
+#   b  zswap with its default in-RAM pool (zbud on 6.1), defaults
+#   c  zswap with the ps3vram pool (all of the VRAM) at the recommended
+#      max_pool_percent, the one the module prints
+#   g  zswap.zpool=ps3vram (ps3vram_swap vram_mb=64, recommended
+#      max_pool_percent) and swap on /dev/ps3vram (the other 192 MiB)
+#      above the disk
+#   d  swap on /dev/ps3vram (all of the VRAM) above the disk, zswap off
+#   e  zswap with its default in-RAM pool in front of /dev/ps3vram
+#   a  disk swap only again: the check that the order does not bias
+#
+# Before each tier every swap device is swapped off (which brings back
+# every page still swapped out, zswap's too), the tier set up, the swap
+# devices swapped on and the page cache dropped, so that a tier starts
+# with nothing of the previous one.  Prints per
+# tier "BENCH: tier=X wall_s=... pswpin=... pswpout=... zswpin=...
+# zswpout=..." (vmstat deltas over the swapbench run), then each tier's
+# wall time as a ratio to a's (the mean of both runs) and to b's.
+# The disk is run-vm's default: 150 IOPS, 30 MiB/s.
+#
+# Guest options: rig.passes=N (default 1), rig.tiers=a,b,... (default
+# a,b,c,g,d,e,a), rig.mib=N (default 1.5x RAM; smaller for a smoke run).
+#
+# rig: --append "zswap.enabled=0" --timeout 2400
+
+. /lib/rig.sh
+
+Z=/sys/module/zswap/parameters
+SEED=14
+PASSES=$(rig_opt passes) || PASSES=1
+TIERS=$(rig_opt tiers | tr , ' ') || TIERS="a b c g d e a"
+MIB=$(rig_opt mib) || MIB=$(($(rig_ram_mib) * 3 / 2))
+ZBUD=$(cat $Z/zpool)
+RES=/tmp/tiers.res
+
+# vm NAME - a vmstat counter, 0 when the kernel has none
+vm()
+{
+	rig_vmstat "$1" || echo 0
+}
+
+# swap_all_off - swap every device off: its pages come back into RAM,
+# zswap's too, so nothing of the previous tier is left anywhere
+swap_all_off()
+{
+	local dev
+
+	# shellcheck disable=SC2013 # device paths have no blanks
+	for dev in $(awk 'NR > 1 { print $1 }' /proc/swaps); do
+		swapoff "$dev" || rig_fail "swapoff $dev failed"
+	done
+}
+
+# swap_all_on - swap on every device swap_add set up, at its priority;
+# drop the page cache
+swap_all_on()
+{
+	local dev prio
+
+	for dev in /dev/vda /dev/ps3vram; do
+		[ -e "/tmp/prio.${dev##*/}" ] || continue
+		prio=$(cat "/tmp/prio.${dev##*/}")
+		rig_swap_active "$dev" || rig-swapon -p "$prio" "$dev" ||
+			rig_fail "swapon $dev failed"
+	done
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	[ "$(awk '/^SwapTotal:/ { t = $2 } /^SwapFree:/ { f = $2 }
+		END { print t - f }' /proc/meminfo)" -lt 1024 ] ||
+		rig_fail "swap in use at the start of a tier"
+}
+
+# swap_add DEV PRIO - mkswap and swapon DEV, kept for swap_reset
+swap_add()
+{
+	mkswap "$1" > /dev/null || rig_fail "mkswap $1 failed"
+	echo "$2" > "/tmp/prio.${1##*/}"
+	rig-swapon -p "$2" "$1" || rig_fail "swapon $1 failed"
+}
+
+# zswap_off - disable zswap and leave it on its default pool, so that no
+# pool of ps3vram_swap is left (zswap frees an unused pool once it is
+# not the current one)
+zswap_off()
+{
+	echo 0 > $Z/enabled
+	echo "$ZBUD" > $Z/zpool || rig_fail "cannot switch zswap to $ZBUD"
+	echo 20 > $Z/max_pool_percent
+}
+
+# unload MODULE - rmmod, retrying while zswap releases its pool
+unload()
+{
+	local n=20
+
+	[ -d "/sys/module/$1" ] || return 0
+	until rmmod "$1" 2>/dev/null; do
+		n=$((n - 1))
+		[ $n -gt 0 ] || rig_fail "rmmod $1 failed"
+		sleep 1
+	done
+}
+
+# zswap_ps3vram VRAM_MB - zswap on a fresh ps3vram pool of VRAM_MB (0: all
+# of the VRAM) at the max_pool_percent the module recommends
+zswap_ps3vram()
+{
+	local pct
+
+	unload ps3vram_swap
+	modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
+	modprobe ps3vram_swap vram_mb="$1" || rig_fail "modprobe ps3vram_swap failed"
+	echo ps3vram > $Z/zpool || rig_fail "cannot switch zswap to ps3vram"
+	pct=$(dmesg | sed -n 's/.*VRAM for zswap.*(\([0-9]*\)% needed.*/\1/p' |
+		tail -n 1)
+	[ -n "$pct" ] || rig_fail "ps3vram_swap printed no max_pool_percent"
+	echo "$pct" > $Z/max_pool_percent
+	echo 1 > $Z/enabled
+}
+
+# blk SIZE - /dev/ps3vram of SIZE as swap above the disk
+blk()
+{
+	unload ps3vram
+	modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
+	modprobe ps3vram size="$1" || rig_fail "modprobe ps3vram size=$1 failed"
+	rig_wait_for /dev/ps3vram 5 || rig_fail "no /dev/ps3vram"
+	swap_add /dev/ps3vram 10
+}
+
+# setup TIER - configure TIER from any earlier state
+setup()
+{
+	swap_all_off
+	rm -f /tmp/prio.ps3vram
+	zswap_off
+	case "$1" in
+	a)	;;
+	b)	echo 1 > $Z/enabled ;;
+	c)	unload ps3vram; zswap_ps3vram 0 ;;
+	d)	unload ps3vram_swap; blk 256M ;;
+	e)	unload ps3vram_swap; blk 256M; echo 1 > $Z/enabled ;;
+	g)	unload ps3vram; zswap_ps3vram 64; blk 192M ;;
+	*)	rig_fail "unknown tier $1" ;;
+	esac
+	swap_all_on
+	rig_log "tier $1: zswap $(cat $Z/enabled) $(cat $Z/zpool)" \
+		"max_pool_percent $(cat $Z/max_pool_percent);" \
+		"$(awk 'NR > 1 { printf "%s(%s MiB, prio %s) ", $1, int($3 / 1024), $5 }' /proc/swaps)"
+}
+
+# run TIER - the workload on TIER; one BENCH line
+run()
+{
+	local t0 t1 pi po zi zo wall
+
+	pi=$(vm pswpin) po=$(vm pswpout) zi=$(vm zswpin) zo=$(vm zswpout)
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	swapbench -s "$MIB" -p "$PASSES" -o mixed -d mixed -S $SEED -q \
+		> /tmp/sb.log 2>&1 || {
+		cat /tmp/sb.log
+		rig_fail "tier $1: swapbench exit $?: $(tail -n 1 /tmp/sb.log)"
+	}
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	wall=$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')
+	rig_log "tier $1: $(tail -n 1 /tmp/sb.log)"
+	echo "$1 $wall" >> $RES
+	echo "BENCH: tier=$1 wall_s=$wall pswpin=$(($(vm pswpin) - pi))" \
+		"pswpout=$(($(vm pswpout) - po)) zswpin=$(($(vm zswpin) - zi))" \
+		"zswpout=$(($(vm zswpout) - zo)) mib=$MIB passes=$PASSES seed=$SEED"
+}
+
+[ -d $Z ] || rig_fail "no zswap in this kernel"
+rig_swap_active /dev/vda || rig_fail "no disk swap"
+echo 0 > /tmp/prio.vda
+: > $RES
+rig_log "tiers: $TIERS; swapbench -s $MIB -p $PASSES -o mixed -d mixed -S $SEED"
+for t in $TIERS; do
+	setup "$t"
+	run "$t"
+done
+swap_all_off
+zswap_off
+
+# ratios to a (the mean of its runs) and to b
+awk '{ n[$1]++; s[$1] += $2; order[NR] = $1; w[NR] = $2 }
+	END {
+		a = n["a"] ? s["a"] / n["a"] : 0; b = n["b"] ? s["b"] / n["b"] : 0
+		for (i = 1; i <= NR; i++)
+			printf "BENCH: ratio tier=%s run=%d wall_s=%s to_a=%.3f to_b=%.3f\n",
+				order[i], i, w[i], a ? w[i] / a : 0, b ? w[i] / b : 0
+		if (n["a"] > 1)
+			printf "BENCH: order a_runs=%d a_mean_s=%.1f a_first_s=%s a_last_s=%s\n",
+				n["a"], a, first_a(), last_a()
+	}
+	function first_a(  i) { for (i = 1; i <= NR; i++) if (order[i] == "a") return w[i] }
+	function last_a(  i) { for (i = NR; i >= 1; i--) if (order[i] == "a") return w[i] }
+' $RES
+rig_dmesg_check
+rig_pass
