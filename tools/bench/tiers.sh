@@ -175,7 +175,10 @@ run()
 	echo "$1 $wall" >> $RES
 	echo "BENCH: tier=$1 wall_s=$wall pswpin=$(($(vm pswpin) - pi))" \
 		"pswpout=$(($(vm pswpout) - po)) zswpin=$(($(vm zswpin) - zi))" \
-		"zswpout=$(($(vm zswpout) - zo)) mib=$MIB passes=$PASSES seed=$SEED"
+		"zswpout=$(($(vm zswpout) - zo)) mib=$MIB passes=$PASSES seed=$SEED" \
+		"zswap=$(cat $Z/enabled) zpool=$(cat $Z/zpool)" \
+		"max_pool_percent=$(cat $Z/max_pool_percent)" \
+		"$(sed -n 's/.*\(p99_us=[0-9]*\).*/\1/p' /tmp/sb.log)"
 }
 
 [ -d $Z ] || rig_fail "no zswap in this kernel"
