@@ -36,7 +36,8 @@
 Z=/sys/module/zswap/parameters
 SEED=14
 PASSES=$(rig_opt passes) || PASSES=1
-TIERS=$(rig_opt tiers | tr , ' ') || TIERS="a b c g d e a"
+TIERS=$(rig_opt tiers) || TIERS=a,b,c,g,d,e,a
+TIERS=$(echo "$TIERS" | tr , ' ')
 MIB=$(rig_opt mib) || MIB=$(($(rig_ram_mib) * 3 / 2))
 ZBUD=$(cat $Z/zpool)
 RES=/tmp/tiers.res
