@@ -44,19 +44,19 @@ rig_modprobe ps3vram_dma ps3vram_dma_test
 modprobe ps3vram size=16M || rig_fail "modprobe ps3vram size=16M failed"
 
 # 1. two threads per CPU on 16 slots: sampled, never more than the budget
+# held; once the run holds slots, the block device moves 4 MiB beside it
+dd if=/dev/urandom of=/tmp/data bs=1M count=4 2>/dev/null
 (
-	if echo 200000 > $T/run; then echo 0; else echo 1; fi > /tmp/run.rc.new
+	if echo 1000000 > $T/run; then echo 0; else echo 1; fi > /tmp/run.rc.new
 	mv /tmp/run.rc.new /tmp/run.rc
 ) &
 run=$!
-samples=0 most=0
-dd if=/dev/urandom of=/tmp/data bs=1M count=4 2>/dev/null
+samples=0 most=0 moved=""
 while [ ! -e /tmp/run.rc ]; do
 	used=$(rig_column 4 $MEM)
 	[ "$used" -le "$most" ] || most=$used
 	samples=$((samples + 1))
-	if [ "$samples" -eq 20 ]; then
-		# another client, in the middle of the run
+	if [ "$used" -ge 1 ] && [ -z "$moved" ]; then
 		dd if=/tmp/data of=/dev/ps3vram bs=64K oflag=direct 2>/dev/null ||
 			rig_fail "/dev/ps3vram: write failed during the run"
 		[ "$(dd if=/dev/ps3vram bs=64K count=64 iflag=direct 2>/dev/null |
@@ -65,15 +65,16 @@ while [ ! -e /tmp/run.rc ]; do
 		[ ! -e /tmp/run.rc ] ||
 			rig_fail "the run was over before the block device had its turn"
 		rig_log "/dev/ps3vram moved 4 MiB, verified, during the run"
+		moved=1
 	fi
 	sleep 0.05
 done
 wait $run
 [ "$(cat /tmp/run.rc)" = 0 ] || rig_fail "the run failed: $(cat $T/result)"
-expect_clean_run 200000
+expect_clean_run 1000000
 rig_log "slots in use: at most $most of 16 in $samples samples"
-[ "$samples" -ge 20 ] || rig_fail "only $samples samples: the run was too short"
-[ "$most" -ge 1 ] || rig_fail "no slot ever seen in use: the sampling saw nothing"
+[ -n "$moved" ] || rig_fail "no slot ever seen in use: the sampling saw nothing"
+[ "$samples" -ge 5 ] || rig_fail "only $samples samples: the run was too short"
 [ "$most" -le $BUDGET ] ||
 	rig_fail "the test held $most slots, over its budget of $BUDGET"
 
