@@ -53,6 +53,9 @@ fi
 if [ -z "$claim" ] || [ "$bytes" -gt "$claim" ]; then
 	rig_fail "disk of $bytes bytes is not inside its claim '$(cat $C/claim)'"
 fi
+# the fio jobs below use the first 112 MiB (the debug kernel's disk is
+# 128 MiB)
+[ "$bytes" -ge $((128 << 20)) ] || rig_fail "a disk of $((bytes >> 20)) MiB is too small"
 [ "$(cat $B/queue/rotational)" = 0 ] || rig_fail "ps3vram is rotational"
 [ "$(cat $B/range)" = 1 ] || rig_fail "ps3vram has $(cat $B/range) minors"
 
@@ -70,6 +73,9 @@ run_fio()
 		/tmp/fio.out >&2
 	awk -F';' '$5 != 0 { bad = 1 } END { exit bad }' /tmp/fio.out ||
 		rig_fail "a fio $1 job reported an error"
+	# a job placed past the end of the disk does nothing, without error
+	awk -F';' '$6 + $47 == 0 { bad = 1 } END { exit bad }' /tmp/fio.out ||
+		rig_fail "a fio $1 job moved no data"
 	[ "$(wc -l < /tmp/fio.out)" -eq "$3" ] ||
 		rig_fail "fio $1 ran $(wc -l < /tmp/fio.out) jobs, not $3"
 }
@@ -101,7 +107,7 @@ offset=48m
 [seq1m-direct]
 rw=write
 bs=1m
-offset=80m
+offset=56m
 iodepth=1
 
 [randrw4k-direct]
@@ -109,7 +115,7 @@ rw=randrw
 bs=4k
 size=16m
 numjobs=2
-offset=112m
+offset=80m
 offset_increment=16m
 EOF
 rig_log "fio: 4 KiB and 512 B random, 4 KiB random mixed, 1 MiB sequential, direct"
@@ -130,14 +136,14 @@ group_reporting=0
 rw=write
 bs=1m
 size=24m
-offset=56m
+offset=8m
 
 [rand4k-buffered]
 rw=randwrite
 bs=4k
 size=8m
 numjobs=2
-offset=144m
+offset=32m
 offset_increment=8m
 EOF
 # What the disk moved: its DMA copies (6.1's page cache reads go
