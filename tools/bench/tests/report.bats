@@ -1,0 +1,70 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# report.bats - tools/bench/report on a made-up result of tools/bench/run
+# tiers (tiers-6.1.txt here: a ran twice, 200 s and 220 s, so its mean is
+# 210 s; b 120 s; c 30 s; d 50 s): the CSV's ratios, the section's goals
+# table, the plot, and -o leaving docs/ alone.  make bench itself runs in
+# the virtual PS3 (tests/vm/bench-smoke.sh runs its script in make check).
+#
+#   bats --tap tools/bench/tests/
+
+setup() {
+	load ../../lib/test_helper
+	TMP=$BATS_TEST_TMPDIR
+	REPORT=$BATS_TEST_DIRNAME/../report
+	RES=$BATS_TEST_DIRNAME/tiers-6.1.txt
+	command -v gnuplot > /dev/null || skip "no gnuplot (tools/setup-deps)"
+}
+
+@test "the CSV has one row per tier run, with ratios to a's mean and to b" {
+	capture "$REPORT" -o "$TMP/res" "$RES"
+	expect_rc 0
+	[[ $(wc -l < "$TMP/res/tiers.csv") -eq 6 ]] || fail "$(cat "$TMP/res/tiers.csv")"
+	# run 3 is c: 30 / 210 and 30 / 120
+	grep -q '^6.1.0-57-amd64,2026-12-02,3,c,30.0,0.143,0.250,' "$TMP/res/tiers.csv" ||
+		fail "no ratio row for c: $(cat "$TMP/res/tiers.csv")"
+	grep -q '^6.1.0-57-amd64,2026-12-02,5,a,220.0,1.048,1.833,' "$TMP/res/tiers.csv" ||
+		fail "no ratio row for the second a: $(cat "$TMP/res/tiers.csv")"
+}
+
+@test "the goals table names the best VRAM tier and says whether each goal is met" {
+	capture "$REPORT" -o "$TMP/res" "$RES"
+	expect_rc 0
+	# best of c, d: c, 30 s; against a 0.14 (met), against b 0.25 (met)
+	grep -q '^| swapbench 1.5x RAM, best VRAM tier (c) against a | <= 1/5 of the time | 0.14 (1/7.0) | met |$' \
+		"$TMP/res/tiers.md" || fail "$(cat "$TMP/res/tiers.md")"
+	grep -q '^| the same against b | <= 1/3 of the time | 0.25 (1/4.0) | met |$' \
+		"$TMP/res/tiers.md" || fail "$(cat "$TMP/res/tiers.md")"
+	grep -q '150 IOPS, 30 MiB/s' "$TMP/res/tiers.md" || fail "no throttle"
+	grep -q 'within 15 %' "$TMP/res/tiers.md" || fail "no order check"
+}
+
+@test "a goal missed is said so" {
+	sed 's/^tier=c wall_s=30.0/tier=c wall_s=100.0/; s/^tier=d wall_s=50.0/tier=d wall_s=90.0/' \
+		"$RES" > "$TMP/slow.txt"
+	capture "$REPORT" -o "$TMP/res" "$TMP/slow.txt"
+	expect_rc 0
+	grep -q '^| swapbench 1.5x RAM, best VRAM tier (d) against a | <= 1/5 of the time | 0.43 (1/2.3) | not met |$' \
+		"$TMP/res/tiers.md" || fail "$(cat "$TMP/res/tiers.md")"
+}
+
+@test "the plot is an SVG with a bar per run" {
+	capture "$REPORT" -o "$TMP/res" "$RES"
+	expect_rc 0
+	grep -q '<svg' "$TMP/res/tiers.svg" || fail "not an SVG"
+	[[ $(wc -l < "$TMP/res/tiers.dat") -eq 5 ]] || fail "$(cat "$TMP/res/tiers.dat")"
+}
+
+@test "-o leaves docs/ alone; without results it fails" {
+	local before
+
+	before=$(cd "$BATS_TEST_DIRNAME/../../.." && git status --porcelain docs)
+	capture "$REPORT" -o "$TMP/res" "$RES"
+	expect_rc 0
+	[[ $(cd "$BATS_TEST_DIRNAME/../../.." && git status --porcelain docs) == "$before" ]] ||
+		fail "docs/ changed"
+	: > "$TMP/empty.txt"
+	capture "$REPORT" -o "$TMP/res" "$TMP/empty.txt"
+	expect_rc 1
+}
