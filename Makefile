@@ -18,10 +18,12 @@
 #   make check-vm     VM scenarios on 6.1 and 6.12
 #   make soak         the soak scenario with SOAK_GIB (20) GiB of swap
 #                     traffic through VRAM per kernel, on 6.1 and 6.12
-#   make bench        every swap tier in one 6.1 boot (tools/bench/tiers.sh,
-#                     under 45 min; not part of make check), then the
-#                     "swap tiers" section of docs/benchmarks.md, the CSV
-#                     and the plot (tools/bench/report)
+#   make bench        every swap tier in one 6.1 boot (tools/bench/tiers.sh)
+#                     and CPU per page, ps3vram against zbud, in another
+#                     (tools/bench/cpu.sh); under 45 min, not part of make
+#                     check; then the "swap tiers" section of
+#                     docs/benchmarks.md, the CSV and the plot
+#                     (tools/bench/report)
 #   make check-debug  the KASAN/lockdep/KUnit kernel tier, every scenario
 #                     (builds and caches that kernel: 5-6 min the first time)
 #   make intree       the patch series for 6.1 and 6.12 (checkpatch
@@ -155,10 +157,11 @@ soak: setup tools
 	@$(TOP)/tools/vm/run-scenarios soak -- --guest soak_gib=$(SOAK_GIB) \
 		--timeout $(SOAK_TIMEOUT)
 
-# The side-by-side benchmark of issue 14: one boot, every tier (run
-# builds the tools and modules it needs).
+# The side-by-side benchmark of issue 14: one boot for every tier, one for
+# CPU per page (run builds the tools and modules it needs).
 bench: setup
 	@$(TOP)/tools/bench/run tiers
+	@$(TOP)/tools/bench/run cpu
 	@$(TOP)/tools/bench/report $(BUILD)/bench/tiers-6.1.txt
 
 check-debug: setup tools
