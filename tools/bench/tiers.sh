@@ -15,6 +15,9 @@
 #      above the disk
 #   d  swap on /dev/ps3vram (all of the VRAM) above the disk, zswap off
 #   e  zswap with its default in-RAM pool in front of /dev/ps3vram
+#   f  zram (256 MiB) above the disk, /dev/ps3vram (all of the VRAM) its
+#      writeback device: every 5 s the pages zram stores whole (huge) and
+#      those idle since the last round are written back to VRAM
 #   a  disk swap only again: the check that the order does not bias
 #
 # Before each tier every swap device is swapped off (which brings back
@@ -27,20 +30,21 @@
 # The disk is run-vm's default: 150 IOPS, 30 MiB/s.
 #
 # Guest options: rig.passes=N (default 1), rig.tiers=a,b,... (default
-# a,b,c,g,d,e,a), rig.mib=N (default 1.5x RAM; smaller for a smoke run).
+# a,b,c,g,d,e,f,a), rig.mib=N (default 1.5x RAM; smaller for a smoke run).
 #
-# rig: --append "zswap.enabled=0" --timeout 2400
+# rig: --append "zswap.enabled=0" --module zram --timeout 2700
 
 . /lib/rig.sh
 
 Z=/sys/module/zswap/parameters
 SEED=14
 PASSES=$(rig_opt passes) || PASSES=1
-TIERS=$(rig_opt tiers) || TIERS=a,b,c,g,d,e,a
+TIERS=$(rig_opt tiers) || TIERS=a,b,c,g,d,e,f,a
 TIERS=$(echo "$TIERS" | tr , ' ')
 MIB=$(rig_opt mib) || MIB=$(($(rig_ram_mib) * 3 / 2))
 ZBUD=$(cat $Z/zpool)
 RES=/tmp/tiers.res
+ZRAM=/sys/block/zram0
 
 # vm NAME - a vmstat counter, 0 when the kernel has none
 vm()
@@ -66,7 +70,7 @@ swap_all_on()
 {
 	local dev prio
 
-	for dev in /dev/vda /dev/ps3vram; do
+	for dev in /dev/vda /dev/ps3vram /dev/zram0; do
 		[ -e "/tmp/prio.${dev##*/}" ] || continue
 		prio=$(cat "/tmp/prio.${dev##*/}")
 		rig_swap_active "$dev" || rig-swapon -p "$prio" "$dev" ||
@@ -137,10 +141,48 @@ blk()
 	swap_add /dev/ps3vram 10
 }
 
+# zram_off - stop f's writeback rounds and free zram0 and its backing
+# device
+zram_off()
+{
+	[ -e /tmp/zram.wb ] || return 0
+	rm /tmp/zram.wb
+	wait "$(cat /tmp/zram.pid)" 2>/dev/null || true
+	echo 1 > $ZRAM/reset || rig_fail "cannot reset zram0"
+	rm -f /tmp/zram.pid /tmp/prio.zram0
+}
+
+# zram SIZE - zram0 of SIZE as swap above the disk, /dev/ps3vram its
+# writeback device, written back to every 5 s
+zram()
+{
+	unload ps3vram
+	modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
+	modprobe ps3vram size=256M || rig_fail "modprobe ps3vram failed"
+	rig_wait_for /dev/ps3vram 5 || rig_fail "no /dev/ps3vram"
+	[ -e $ZRAM ] || rig_modprobe zram
+	rig_wait_for $ZRAM 5 || rig_fail "no zram0"
+	echo /dev/ps3vram > $ZRAM/backing_dev ||
+		rig_fail "zram0 refused /dev/ps3vram as its backing device"
+	echo "$1" > $ZRAM/disksize || rig_fail "cannot size zram0"
+	swap_add /dev/zram0 10
+	: > /tmp/zram.wb
+	(
+		while [ -e /tmp/zram.wb ]; do
+			sleep 5
+			echo huge > $ZRAM/writeback 2>/dev/null
+			echo idle > $ZRAM/writeback 2>/dev/null
+			echo all > $ZRAM/idle
+		done
+	) &
+	echo $! > /tmp/zram.pid
+}
+
 # setup TIER - configure TIER from any earlier state
 setup()
 {
 	swap_all_off
+	zram_off
 	rm -f /tmp/prio.ps3vram
 	zswap_off
 	case "$1" in
@@ -150,6 +192,7 @@ setup()
 	d)	unload ps3vram_swap; blk 256M ;;
 	e)	unload ps3vram_swap; blk 256M; echo 1 > $Z/enabled ;;
 	g)	unload ps3vram; zswap_ps3vram 64; blk 192M ;;
+	f)	unload ps3vram_swap; zram 256M ;;
 	*)	rig_fail "unknown tier $1" ;;
 	esac
 	swap_all_on
@@ -192,6 +235,7 @@ for t in $TIERS; do
 	run "$t"
 done
 swap_all_off
+zram_off
 zswap_off
 
 # ratios to a (the mean of its runs) and to b
