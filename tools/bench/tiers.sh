@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash disable=SC1091
 #
-# tiers (issue 14, first cut): the same checksummed swapbench workload
+# tiers (issue 14): the same checksummed swapbench workload
 # (1.5x RAM, mixed data, fixed seed, PASSES passes; every page verified, a
 # mismatch fails) on every swap tier, switched at runtime in one boot:
 #
