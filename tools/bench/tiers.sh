@@ -178,6 +178,17 @@ zram()
 	echo $! > /tmp/zram.pid
 }
 
+# zram_written - pages zram0 has written back to /dev/ps3vram since it
+# was set up (bd_stat's third column), 0 without zram0 in use
+zram_written()
+{
+	if [ -e /tmp/zram.wb ]; then
+		awk '{ print $3 }' $ZRAM/bd_stat
+	else
+		echo 0
+	fi
+}
+
 # setup TIER - configure TIER from any earlier state
 setup()
 {
@@ -216,12 +227,15 @@ run()
 	t1=$(cut -d' ' -f1 /proc/uptime)
 	wall=$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')
 	rig_log "tier $1: $(tail -n 1 /tmp/sb.log)"
+	[ "$1" != f ] || [ "$(zram_written)" -gt 0 ] ||
+		rig_fail "tier f: zram wrote nothing back to /dev/ps3vram"
 	echo "$1 $wall" >> $RES
 	echo "BENCH: tier=$1 wall_s=$wall pswpin=$(($(vm pswpin) - pi))" \
 		"pswpout=$(($(vm pswpout) - po)) zswpin=$(($(vm zswpin) - zi))" \
 		"zswpout=$(($(vm zswpout) - zo)) mib=$MIB passes=$PASSES seed=$SEED" \
 		"zswap=$(cat $Z/enabled) zpool=$(cat $Z/zpool)" \
 		"max_pool_percent=$(cat $Z/max_pool_percent)" \
+		"zram_wb=$(zram_written)" \
 		"$(sed -n 's/.*\(p99_us=[0-9]*\).*/\1/p' /tmp/sb.log)"
 }
 
