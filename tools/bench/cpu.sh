@@ -37,8 +37,6 @@ vm()
 # pool b|c - zswap on the tier's pool; every page swapped in first
 pool()
 {
-	local pct
-
 	! rig_swap_active /dev/vda || swapoff /dev/vda || rig_fail "swapoff failed"
 	if [ "$1" = b ]; then
 		echo "$DEFAULT" > $Z/zpool || rig_fail "cannot switch zswap to $DEFAULT"
@@ -49,10 +47,7 @@ pool()
 			modprobe ps3vram_swap || rig_fail "modprobe ps3vram_swap failed"
 		}
 		echo ps3vram > $Z/zpool || rig_fail "cannot switch zswap to ps3vram"
-		pct=$(dmesg | sed -n 's/.*VRAM for zswap.*(\([0-9]*\)% needed.*/\1/p' |
-			tail -n 1)
-		[ -n "$pct" ] || rig_fail "ps3vram_swap printed no max_pool_percent"
-		echo "$pct" > $Z/max_pool_percent
+		rig_zswap_recommended_percent
 	fi
 	rig-swapon /dev/vda || rig_fail "swapon /dev/vda failed"
 	sync

@@ -118,16 +118,11 @@ unload()
 # of the VRAM) at the max_pool_percent the module recommends
 zswap_ps3vram()
 {
-	local pct
-
 	unload ps3vram_swap
 	modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
 	modprobe ps3vram_swap vram_mb="$1" || rig_fail "modprobe ps3vram_swap failed"
 	echo ps3vram > $Z/zpool || rig_fail "cannot switch zswap to ps3vram"
-	pct=$(dmesg | sed -n 's/.*VRAM for zswap.*(\([0-9]*\)% needed.*/\1/p' |
-		tail -n 1)
-	[ -n "$pct" ] || rig_fail "ps3vram_swap printed no max_pool_percent"
-	echo "$pct" > $Z/max_pool_percent
+	rig_zswap_recommended_percent
 	echo 1 > $Z/enabled
 }
 
@@ -215,7 +210,7 @@ setup()
 # run TIER - the workload on TIER; one BENCH line
 run()
 {
-	local t0 t1 pi po zi zo wall
+	local t0 t1 pi po zi zo wall wb
 
 	pi=$(vm pswpin) po=$(vm pswpout) zi=$(vm zswpin) zo=$(vm zswpout)
 	t0=$(cut -d' ' -f1 /proc/uptime)
@@ -227,7 +222,8 @@ run()
 	t1=$(cut -d' ' -f1 /proc/uptime)
 	wall=$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')
 	rig_log "tier $1: $(tail -n 1 /tmp/sb.log)"
-	[ "$1" != f ] || [ "$(zram_written)" -gt 0 ] ||
+	wb=$(zram_written)
+	[ "$1" != f ] || [ "$wb" -gt 0 ] ||
 		rig_fail "tier f: zram wrote nothing back to /dev/ps3vram"
 	echo "$1 $wall" >> $RES
 	echo "BENCH: tier=$1 wall_s=$wall pswpin=$(($(vm pswpin) - pi))" \
@@ -235,7 +231,7 @@ run()
 		"zswpout=$(($(vm zswpout) - zo)) mib=$MIB passes=$PASSES seed=$SEED" \
 		"zswap=$(cat $Z/enabled) zpool=$(cat $Z/zpool)" \
 		"max_pool_percent=$(cat $Z/max_pool_percent)" \
-		"zram_wb=$(zram_written)" \
+		"zram_wb=$wb" \
 		"$(sed -n 's/.*\(p99_us=[0-9]*\).*/\1/p' /tmp/sb.log)"
 }
 

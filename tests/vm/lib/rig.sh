@@ -244,6 +244,20 @@ rig_vmstat()
 	awk -v n="$1" '$1 == n { print $2; f = 1 } END { exit !f }' /proc/vmstat
 }
 
+# rig_zswap_recommended_percent - set zswap's max_pool_percent to what
+# ps3vram_swap printed last when its pool claimed VRAM ("VRAM for zswap
+# ... (N% needed ...)"), the setting the docs recommend
+rig_zswap_recommended_percent()
+{
+	local pct
+
+	pct=$(dmesg | sed -n 's/.*VRAM for zswap.*(\([0-9]*\)% needed.*/\1/p' |
+		tail -n 1)
+	[ -n "$pct" ] || rig_fail "ps3vram_swap printed no max_pool_percent"
+	echo "$pct" > /sys/module/zswap/parameters/max_pool_percent ||
+		rig_fail "cannot set max_pool_percent $pct"
+}
+
 # rig_zswap_stat NAME - print /sys/kernel/debug/zswap/NAME; false if absent
 rig_zswap_stat()
 {
