@@ -45,13 +45,17 @@
  * where it may sleep (map() waits for an entry, a slot and a copy): on a
  * load after a GFP_ATOMIC kmalloc with no lock held, on a store under the
  * compressor mutex, on writeback from its shrink worker.  6.8 and later
- * lock first, then map: true saves that copy there.  mm/Kbuild defines
+ * lock first, then map: true saves that copy there.  The module parameter
+ * sleep_mapped forces true on these kernels, for tools/bench/cpu.sh to
+ * measure that copy.  mm/Kbuild defines
  * PS3VRAM_ZPOOL_MAP_FIRST from the kernel's VERSION and PATCHLEVEL (below
  * 6.8): no header of 6.5-6.7 differs usefully from 6.8's.
  */
 #if PS3VRAM_SWAP_EVICT || defined(PS3VRAM_ZPOOL_MAP_FIRST)
+#define PS3VRAM_SWAP_MAP_FIRST		1
 #define PS3VRAM_SWAP_SLEEP_MAPPED	false
 #else
+#define PS3VRAM_SWAP_MAP_FIRST		0
 #define PS3VRAM_SWAP_SLEEP_MAPPED	true
 #endif
 

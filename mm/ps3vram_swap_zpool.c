@@ -459,6 +459,45 @@ static struct zpool_driver ps3vram_zpool_driver = {
 
 MODULE_ALIAS("zpool-ps3vram");
 
+#if PS3VRAM_SWAP_MAP_FIRST
+/*
+ * sleep_mapped, for tools/bench/cpu.sh only: 1 makes the pools zswap
+ * creates afterwards say sleep_mapped true, so that the copy false costs
+ * can be measured in one boot.  Unsafe (it taints the kernel): on these
+ * kernels concurrent swap-ins deadlock with it, see ps3vram_swap.h.
+ */
+static int ps3vram_zpool_sleep_mapped_set(const char *val,
+					  const struct kernel_param *kp)
+{
+	unsigned int v;
+	int ret = kstrtouint(val, 10, &v);
+
+	if (ret)
+		return ret;
+	if (v > 1)
+		return -EINVAL;
+	if (v && !ps3vram_zpool_driver.sleep_mapped)
+		pr_warn("sleep_mapped=1: new pools can deadlock under concurrent swap-ins\n");
+	ps3vram_zpool_driver.sleep_mapped = v;
+	return 0;
+}
+
+static int ps3vram_zpool_sleep_mapped_get(char *buffer,
+					  const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%u\n", ps3vram_zpool_driver.sleep_mapped);
+}
+
+static const struct kernel_param_ops ps3vram_zpool_sleep_mapped_ops = {
+	.set = ps3vram_zpool_sleep_mapped_set,
+	.get = ps3vram_zpool_sleep_mapped_get,
+};
+
+module_param_cb_unsafe(sleep_mapped, &ps3vram_zpool_sleep_mapped_ops, NULL,
+		       0644);
+MODULE_PARM_DESC(sleep_mapped, "Benchmark only, deadlocks: 1 = pools created afterwards let zswap decompress in the staging slot (default 0)");
+#endif
+
 /* ---- sysfs ------------------------------------------------------------- */
 
 /* mm_stat: the mm_stat columns, then the VRAM claimed. */

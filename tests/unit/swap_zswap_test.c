@@ -28,6 +28,33 @@ UNIT_TEST(swap_zswap_test_sleep_mapped_is_false_where_zswap_maps_before_its_mute
 	EXPECT_EQ(drv->sleep_mapped, !ZSWAP_MAPS_BEFORE_MUTEX);
 }
 
+#if PS3VRAM_SWAP_MAP_FIRST
+/*
+ * The benchmark's sleep_mapped parameter takes 0 or 1 and nothing else,
+ * and sets what the pools created afterwards tell zswap.
+ */
+UNIT_TEST(swap_zswap_test_the_sleep_mapped_parameter_takes_0_or_1_only)
+{
+	static const char *const bad[] = {
+		"2", "-1", "1x", "Y", "\n", "", "99999999999999999999",
+	};
+	static char buf[PAGE_SIZE] __aligned(PAGE_SIZE);
+	unsigned int i;
+
+	swap_modules_load(VRAM_MB, 0);
+	EXPECT_EQ(unit_param_set(sleep_mapped, "1\n"), 0);
+	EXPECT_TRUE(drv->sleep_mapped);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_NE(unit_param_set(sleep_mapped, bad[i]), 0);
+		EXPECT_TRUE(drv->sleep_mapped);
+	}
+	unit_param_get(sleep_mapped, buf);
+	EXPECT_STREQ(buf, "1\n");
+	EXPECT_EQ(unit_param_set(sleep_mapped, "0"), 0);
+	EXPECT_FALSE(drv->sleep_mapped);
+}
+#endif
+
 /* A task of the test: one of the loads or the store below. */
 static struct task_struct swap_tasks[MAX_MAPS + 1];
 

@@ -39,6 +39,7 @@ bad_values()
 	threads)		echo "" ;;	# 0 = one per client and CPU
 	run)			echo "0 18446744073709551615" ;;
 	overshoot_reset)	echo "" ;;	# any number resets
+	sleep_mapped)		echo "2" ;;
 	*)			return 1 ;;
 	esac
 }

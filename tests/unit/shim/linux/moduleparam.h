@@ -61,6 +61,9 @@ struct kernel_param {
 		.name = #_name, .ops = (_ops), .perm = (_perm),		\
 		.arg = (_arg),						\
 	}
+/* The kernel's taints when set; here it is module_param_cb(). */
+#define module_param_cb_unsafe(_name, _ops, _arg, _perm)		\
+	module_param_cb(_name, _ops, _arg, _perm)
 #define unit_param_set(name, val) \
 	(__unit_param_##name.ops->set((val), &__unit_param_##name))
 #define unit_param_get(name, buf) \
