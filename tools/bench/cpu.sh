@@ -14,12 +14,19 @@
 # zswpout + zswpin.  swapbench's own work (filling and checksumming the
 # pages) is in both, the same amount for the same seed: the ratio is of
 # whole runs, not of the pools alone.
+# Where ps3vram_swap has its benchmark parameter sleep_mapped (6.1-6.7,
+# whose zswap maps before it takes its compressor mutex), tier s is c on a
+# pool created with sleep_mapped forced true, one process faulting so that
+# the deadlock it allows cannot happen: c against s is what the shipped
+# false costs, zswap's copy of each object out of the staging slot (and
+# 6.1's GFP_ATOMIC bounce buffer).  The order is then b c s s c b.
 #
 # rig: --append "zswap.enabled=1" --timeout 1800
 
 . /lib/rig.sh
 
 Z=/sys/module/zswap/parameters
+SLEEP_MAPPED=/sys/module/ps3vram_swap/parameters/sleep_mapped
 MIB=$(rig_opt mib) || MIB=$(($(rig_ram_mib) * 6 / 5))
 DEFAULT=$(cat $Z/zpool)
 
@@ -34,18 +41,27 @@ vm()
 	rig_vmstat "$1" || echo 0
 }
 
-# pool b|c - zswap on the tier's pool; every page swapped in first
+# pool b|c|s - zswap on the tier's pool; every page swapped in first
 pool()
 {
+	local n=0
+
 	! rig_swap_active /dev/vda || swapoff /dev/vda || rig_fail "swapoff failed"
+	echo "$DEFAULT" > $Z/zpool || rig_fail "cannot switch zswap to $DEFAULT"
 	if [ "$1" = b ]; then
-		echo "$DEFAULT" > $Z/zpool || rig_fail "cannot switch zswap to $DEFAULT"
 		echo 60 > $Z/max_pool_percent
 	else
-		[ -d /sys/module/ps3vram_swap ] || {
-			modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
-			modprobe ps3vram_swap || rig_fail "modprobe ps3vram_swap failed"
-		}
+		# A new ps3vram pool, which takes sleep_mapped when zswap
+		# creates it: the last one, empty, has let its VRAM go.
+		while [ "$(rig_column 4 /sys/kernel/ps3vram_swap/mm_stat)" != 0 ]; do
+			n=$((n + 1))
+			[ $n -lt 30 ] || rig_fail "the last ps3vram pool is still there"
+			sleep 1
+		done
+		if [ -e $SLEEP_MAPPED ]; then
+			[ "$1" = s ] && n=1 || n=0
+			echo $n > $SLEEP_MAPPED || rig_fail "cannot set sleep_mapped"
+		fi
 		echo ps3vram > $Z/zpool || rig_fail "cannot switch zswap to ps3vram"
 		rig_zswap_recommended_percent
 	fi
@@ -54,7 +70,7 @@ pool()
 	echo 3 > /proc/sys/vm/drop_caches
 }
 
-# run b|c - the workload; one BENCH line
+# run b|c|s - the workload; one BENCH line
 run()
 {
 	local b0 b1 zi zo po pages
@@ -67,13 +83,19 @@ run()
 	pages=$(($(vm zswpin) - zi + $(vm zswpout) - zo))
 	po=$(($(vm pswpout) - po))
 	[ "$pages" -gt 0 ] || rig_fail "tier $1: no page went through zswap"
-	echo "BENCH: cpu tier=$1 zpool=$(cat $Z/zpool) busy_jiffies=$((b1 - b0))" \
+	echo "BENCH: cpu tier=$1 zpool=$(cat $Z/zpool)" \
+		"sleep_mapped=$(cat $SLEEP_MAPPED 2>/dev/null || echo -)" \
+		"busy_jiffies=$((b1 - b0))" \
 		"pages=$pages pswpout=$po us_per_page=$(((b1 - b0) * 10000 / pages))" \
 		"mib=$MIB"
 }
 
-rig_log "cpu: swapbench -s $MIB -p 1 -o mixed -d text -S 31, order b c c b"
-for t in b c c b; do
+modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
+modprobe ps3vram_swap || rig_fail "modprobe ps3vram_swap failed"
+ORDER="b c c b"
+[ ! -e $SLEEP_MAPPED ] || ORDER="b c s s c b"
+rig_log "cpu: swapbench -s $MIB -p 1 -o mixed -d text -S 31, order $ORDER"
+for t in $ORDER; do
 	run $t
 done
 rig_dmesg_check

@@ -5,8 +5,9 @@
 # tiers (tiers-6.1.txt here: a ran twice, 200 s and 220 s, so its mean is
 # 210 s; b 120 s; c 30 s; d 50 s) and of tools/bench/run cpu beside it
 # (cpu-6.1.txt: b 1050 and 1800 us a page, the second with 300 pages
-# sent to the disk, c 1200 and 1250): the CSV's ratios, the section's goals table, the
-# plot, and -o leaving docs/ alone.  make bench itself runs in
+# sent to the disk, c 1200 and 1250, s - c with sleep_mapped true - 1000
+# and 1100): the CSV's ratios, the section's goals table, the plot, and
+# -o leaving docs/ alone.  make bench itself runs in
 # the virtual PS3 (tests/vm/bench-smoke.sh runs its script in make check).
 #
 #   bats --tap tools/bench/tests/
@@ -49,6 +50,22 @@ setup() {
 	# 100 = 61.2 s and (5250 + 9000) / 2 / 100 = 71.2 s
 	grep -q '^| CPU per page, c against b | <= 1.25x | 0.86x (1225 us against 1425 us a page; CPU a run 61.2 s against 71.2 s; to the disk: b 300, c 0 pages) | met |$' \
 		"$TMP/res/tiers.md" || fail "$(grep CPU "$TMP/res/tiers.md")"
+}
+
+@test "what sleep_mapped false costs is c's mean over s's" {
+	capture "$REPORT" -o "$TMP/res" "$RES"
+	expect_rc 0
+	# 1225 / 1050 = 1.17
+	grep -q '^sleep_mapped false, .* CPU per page 1.17x (1225 us against 1050 us, 2 and 2 runs)\.$' \
+		"$TMP/res/tiers.md" || fail "$(cat "$TMP/res/tiers.md")"
+	grep -v '^cpu tier=s' "$BATS_TEST_DIRNAME/cpu-6.1.txt" > "$TMP/cpu-6.1.txt"
+	cp "$RES" "$TMP/tiers-6.1.txt"
+	capture "$REPORT" -o "$TMP/res2" "$TMP/tiers-6.1.txt"
+	expect_rc 0
+	! grep -q '^sleep_mapped false' "$TMP/res2/tiers.md" ||
+		fail "a cost without runs of s"
+	grep -q '^| CPU per page, c against b | <= 1.25x | 0.86x' "$TMP/res2/tiers.md" ||
+		fail "no CPU row without s"
 }
 
 @test "a goal missed is said so" {
