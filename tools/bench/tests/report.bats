@@ -41,6 +41,7 @@ setup() {
 		"$TMP/res/tiers.md" || fail "$(cat "$TMP/res/tiers.md")"
 	grep -q '150 IOPS, 30 MiB/s' "$TMP/res/tiers.md" || fail "no throttle"
 	grep -q 'within 15 %' "$TMP/res/tiers.md" || fail "no order check"
+	grep -q 'runs first and again last' "$TMP/res/tiers.md" || fail "no order text"
 }
 
 @test "the CPU row is c's mean over b's, with the pages each sent to the disk" {
@@ -66,6 +67,18 @@ setup() {
 		fail "a cost without runs of s"
 	grep -q '^| CPU per page, c against b | <= 1.25x | 0.86x' "$TMP/res2/tiers.md" ||
 		fail "no CPU row without s"
+}
+
+@test "with a run only once, the report says how to check the order" {
+	grep -v '^tier=a wall_s=220' "$RES" > "$TMP/tiers-6.1.txt"
+	capture "$REPORT" -o "$TMP/res" "$TMP/tiers-6.1.txt"
+	expect_rc 0
+	grep -q '^another.  Disk swap only (a) runs once (`--guest$' "$TMP/res/tiers.md" ||
+		fail "$(cat "$TMP/res/tiers.md")"
+	! grep -q 'within 15 %' "$TMP/res/tiers.md" || fail "an order check of one run"
+	# c: 30 / 200
+	grep -q '^| swapbench 1.5x RAM, best VRAM tier (c) against a | <= 1/5 of the time | 0.15 (1/6.7) | met |$' \
+		"$TMP/res/tiers.md" || fail "$(cat "$TMP/res/tiers.md")"
 }
 
 @test "a goal missed is said so" {
