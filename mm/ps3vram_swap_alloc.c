@@ -191,6 +191,13 @@ int ps3vram_swap_alloc(struct ps3vram_swap_pool *pool, unsigned int class,
 
 /* ---- pools and the VRAM claim ------------------------------------------ */
 
+/*
+ * The RAM a block of the claim costs, in use or not: its entry in the
+ * block table and in the free stack.  Objects have no RAM metadata.
+ */
+#define PS3VRAM_SWAP_BLOCK_RAM	\
+	(sizeof(*ps3vram_swap.blocks) + sizeof(*ps3vram_swap.free))
+
 /* The first pool claims VRAM and sets up the block supply. */
 static int ps3vram_swap_claim(void)
 {
@@ -236,6 +243,9 @@ static int ps3vram_swap_claim(void)
 		(unsigned int)((u64)n << PS3VRAM_SWAP_BLOCK_SHIFT >> 20),
 		(unsigned int)DIV_ROUND_UP_ULL((u64)n * 100 *
 			(PS3VRAM_SWAP_BLOCK_SIZE >> PAGE_SHIFT), totalram_pages()));
+	pr_info("block table: %zu KiB of RAM, %zu bytes a block of %lu KiB\n",
+		n * PS3VRAM_SWAP_BLOCK_RAM >> 10, PS3VRAM_SWAP_BLOCK_RAM,
+		PS3VRAM_SWAP_BLOCK_SIZE >> 10);
 	return 0;
 }
 
