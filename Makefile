@@ -24,6 +24,10 @@
 #                     check; then the "swap tiers" section of
 #                     docs/benchmarks.md, the CSV and the plot
 #                     (tools/bench/report)
+#   make bench-program  GNU sort of 1.5x RAM on tiers b c g d, one boot
+#                     (tools/bench/tiers.sh, rig.workload=sort; 30 min or
+#                     more, beyond make bench's budget); make bench's
+#                     report then has its table
 #   make check-debug  the KASAN/lockdep/KUnit kernel tier, every scenario
 #                     (builds and caches that kernel: 5-6 min the first time)
 #   make intree       the patch series for 6.1 and 6.12 (checkpatch
@@ -58,7 +62,7 @@ KDIR ?= $(if $(wildcard $(RUNNING_KDIR)),$(RUNNING_KDIR),/lib/modules/$(KVER_61)
 MOD_SRCS := Kbuild include drivers mm
 
 .PHONY: all modules modules_install install deb setup setup-check demo check check-unit check-vm check-debug lint ps3 \
-	intree kernels mod-srcs tools clean soak bench
+	intree kernels mod-srcs tools clean soak bench bench-program
 all: modules
 
 setup:
@@ -163,6 +167,10 @@ bench: setup
 	@$(TOP)/tools/bench/run tiers
 	@$(TOP)/tools/bench/run cpu
 	@$(TOP)/tools/bench/report $(BUILD)/bench/tiers-6.1.txt
+
+bench-program: setup
+	@$(TOP)/tools/bench/run -n program tiers --guest workload=sort \
+		--guest tiers=b,c,g,d --bin sort --timeout 3600
 
 check-debug: setup tools
 	@$(TOP)/scripts/debug-kernel check

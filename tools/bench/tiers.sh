@@ -32,7 +32,14 @@
 # The disk is run-vm's default: 150 IOPS, 30 MiB/s.
 #
 # Guest options: rig.passes=N (default 1), rig.tiers=a,b,... (default
-# a,b,c,g,d,e,f), rig.mib=N (default 1.5x RAM; smaller for a smoke run).
+# a,b,c,g,d,e,f), rig.mib=N (default 1.5x RAM; smaller for a smoke run),
+# rig.workload=sort: instead of swapbench, a real program nobody here
+# wrote, GNU sort (run-vm --bin sort), sorting lines of 2000 bytes (an
+# 8-digit key, then text that depends on it), keys a permutation of
+# 0..N-1, N lines taking about rig.mib MiB in sort's memory, with a
+# buffer that holds them all: sort's own memory swaps while it reads,
+# compares and writes them out.  Its output must be the lines of keys
+# 0..N-1 in order (md5 against awk's).
 #
 # rig: --append "zswap.enabled=0" --module zram --timeout 2700
 
@@ -44,6 +51,11 @@ PASSES=$(rig_opt passes) || PASSES=1
 TIERS=$(rig_opt tiers) || TIERS=a,b,c,g,d,e,f
 TIERS=$(echo "$TIERS" | tr , ' ')
 MIB=$(rig_opt mib) || MIB=$(($(rig_ram_mib) * 3 / 2))
+WORKLOAD=$(rig_opt workload) || WORKLOAD=swapbench
+# sort: GNU sort keeps a line of 2000 bytes in about 2032 (with its
+# struct line); 7919 is a prime, so i * 7919 % N walks 0..N-1 in another
+# order
+SORT_N=$((MIB * 1048576 / 2032 / 7919 * 7919 + 1))
 ZBUD=$(cat $Z/zpool)
 RES=/tmp/tiers.res
 ZRAM=/sys/block/zram0
@@ -209,6 +221,33 @@ setup()
 		"$(awk 'NR > 1 { printf "%s(%s MiB, prio %s) ", $1, int($3 / 1024), $5 }' /proc/swaps)"
 }
 
+# sort_lines SHUFFLED - sort's N lines: keys in a shuffled order (1) or
+# in order (0)
+sort_lines()
+{
+	awk -v n=$SORT_N -v shuffled="$1" 'BEGIN {
+		srand(14)
+		for (i = 0; i < 2500; i++)
+			t = t sprintf("%c", 97 + int(rand() * 26))
+		for (i = 1; i <= n; i++) {
+			k = shuffled ? i * 7919 % n : i - 1
+			printf "%08d %s\n", k, substr(t, k % 500 + 1, 1990)
+		}
+	}'
+}
+
+# sort_run TIER - the sort workload; fails unless the output is in order
+sort_run()
+{
+	local sum
+
+	sum=$(sort_lines 1 | LC_ALL=C "$RIG_HOST/sort" -S "$((MIB * 2))M" \
+		--parallel=1 -T /tmp | md5sum)
+	[ "${sum%% *}" = "$SORT_SUM" ] ||
+		rig_fail "tier $1: sort's output is not the $SORT_N lines in order"
+	echo "sort: $SORT_N lines sorted, output verified" > /tmp/sb.log
+}
+
 # run TIER - the workload on TIER; one BENCH line
 run()
 {
@@ -216,11 +255,15 @@ run()
 
 	pi=$(vm pswpin) po=$(vm pswpout) zi=$(vm zswpin) zo=$(vm zswpout)
 	t0=$(cut -d' ' -f1 /proc/uptime)
-	swapbench -s "$MIB" -p "$PASSES" -o mixed -d mixed -S $SEED -q \
-		> /tmp/sb.log 2>&1 || {
-		cat /tmp/sb.log
-		rig_fail "tier $1: swapbench exit $?: $(tail -n 1 /tmp/sb.log)"
-	}
+	if [ "$WORKLOAD" = sort ]; then
+		sort_run "$1"
+	else
+		swapbench -s "$MIB" -p "$PASSES" -o mixed -d mixed -S $SEED -q \
+			> /tmp/sb.log 2>&1 || {
+			cat /tmp/sb.log
+			rig_fail "tier $1: swapbench exit $?: $(tail -n 1 /tmp/sb.log)"
+		}
+	fi
 	t1=$(cut -d' ' -f1 /proc/uptime)
 	wall=$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')
 	rig_log "tier $1: $(tail -n 1 /tmp/sb.log)"
@@ -228,7 +271,7 @@ run()
 	[ "$1" != f ] || [ "$wb" -gt 0 ] ||
 		rig_fail "tier f: zram wrote nothing back to /dev/ps3vram"
 	echo "$1 $wall" >> $RES
-	echo "BENCH: tier=$1 wall_s=$wall pswpin=$(($(vm pswpin) - pi))" \
+	echo "BENCH: tier=$1 workload=$WORKLOAD wall_s=$wall pswpin=$(($(vm pswpin) - pi))" \
 		"pswpout=$(($(vm pswpout) - po)) zswpin=$(($(vm zswpin) - zi))" \
 		"zswpout=$(($(vm zswpout) - zo)) mib=$MIB passes=$PASSES seed=$SEED" \
 		"zswap=$(cat $Z/enabled) zpool=$(cat $Z/zpool)" \
@@ -241,7 +284,16 @@ run()
 rig_swap_active /dev/vda || rig_fail "no disk swap"
 echo 0 > /tmp/prio.vda
 : > $RES
-rig_log "tiers: $TIERS; swapbench -s $MIB -p $PASSES -o mixed -d mixed -S $SEED"
+case $WORKLOAD in
+swapbench)
+	rig_log "tiers: $TIERS; swapbench -s $MIB -p $PASSES -o mixed -d mixed -S $SEED" ;;
+sort)
+	[ -x "$RIG_HOST/sort" ] || rig_fail "no GNU sort (run-vm --bin sort)"
+	SORT_SUM=$(sort_lines 0 | md5sum)
+	SORT_SUM=${SORT_SUM%% *}
+	rig_log "tiers: $TIERS; GNU sort of $SORT_N lines of 2000 bytes" ;;
+*)	rig_fail "unknown workload $WORKLOAD" ;;
+esac
 for t in $TIERS; do
 	setup "$t"
 	run "$t"

@@ -6,8 +6,9 @@
 # 210 s; b 120 s; c 30 s; d 50 s) and of tools/bench/run cpu beside it
 # (cpu-6.1.txt: b 1050 and 1800 us a page, the second with 300 pages
 # sent to the disk, c 1200 and 1250, s - c with sleep_mapped true - 1000
-# and 1100): the CSV's ratios, the section's goals table, the plot, and
-# -o leaving docs/ alone.  make bench itself runs in
+# and 1100) and of tools/bench/run -n program tiers (program-6.1.txt: GNU
+# sort, b 300 s, c 150 s, d 60 s): the CSV's ratios, the section's goals
+# table, the program's table, the plot, and -o leaving docs/ alone.  make bench itself runs in
 # the virtual PS3 (tests/vm/bench-smoke.sh runs its script in make check).
 #
 #   bats --tap tools/bench/tests/
@@ -79,6 +80,23 @@ setup() {
 	# c: 30 / 200
 	grep -q '^| swapbench 1.5x RAM, best VRAM tier (c) against a | <= 1/5 of the time | 0.15 (1/6.7) | met |$' \
 		"$TMP/res/tiers.md" || fail "$(cat "$TMP/res/tiers.md")"
+}
+
+@test "the real program's table has its runs, with ratios to b and none to a" {
+	capture "$REPORT" -o "$TMP/res" "$RES"
+	expect_rc 0
+	grep -q '^### a real program: GNU sort$' "$TMP/res/tiers.md" ||
+		fail "$(cat "$TMP/res/tiers.md")"
+	# program-6.1.txt: b 300 s, c 150 s, d 60 s
+	grep -q '^| 2 | c | zswap, ps3vram pool, recommended max_pool_percent (ps3vram, 126 %) | 150 | - | 0.50 | 100 | 200 | 40000 | 50000 |  |$' \
+		"$TMP/res/tiers.md" || fail "$(grep '^| 2 ' "$TMP/res/tiers.md")"
+	grep -q '^| 3 | d | swap on /dev/ps3vram above the disk | 60 | - | 0.20 |' \
+		"$TMP/res/tiers.md" || fail "$(grep '^| 3 ' "$TMP/res/tiers.md")"
+	mkdir -p "$TMP/no"
+	cp "$RES" "$TMP/no/"
+	capture "$REPORT" -o "$TMP/res2" "$TMP/no/tiers-6.1.txt"
+	expect_rc 0
+	! grep -q 'a real program' "$TMP/res2/tiers.md" || fail "a table without results"
 }
 
 @test "a goal missed is said so" {
