@@ -53,11 +53,10 @@
  */
 #if PS3VRAM_SWAP_EVICT || defined(PS3VRAM_ZPOOL_MAP_FIRST)
 #define PS3VRAM_SWAP_MAP_FIRST		1
-#define PS3VRAM_SWAP_SLEEP_MAPPED	false
 #else
 #define PS3VRAM_SWAP_MAP_FIRST		0
-#define PS3VRAM_SWAP_SLEEP_MAPPED	true
 #endif
+#define PS3VRAM_SWAP_SLEEP_MAPPED	(!PS3VRAM_SWAP_MAP_FIRST)
 
 /*
  * Block size: 16 pages (64 KiB with 4 KiB pages, 1 MiB with 64 KiB
