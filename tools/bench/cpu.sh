@@ -44,7 +44,7 @@ vm()
 # pool b|c|s - zswap on the tier's pool; every page swapped in first
 pool()
 {
-	local n=0
+	local n=0 forced=0
 
 	! rig_swap_active /dev/vda || swapoff /dev/vda || rig_fail "swapoff failed"
 	echo "$DEFAULT" > $Z/zpool || rig_fail "cannot switch zswap to $DEFAULT"
@@ -59,8 +59,8 @@ pool()
 			sleep 1
 		done
 		if [ -e $SLEEP_MAPPED ]; then
-			[ "$1" = s ] && n=1 || n=0
-			echo $n > $SLEEP_MAPPED || rig_fail "cannot set sleep_mapped"
+			[ "$1" != s ] || forced=1
+			echo $forced > $SLEEP_MAPPED || rig_fail "cannot set sleep_mapped"
 		fi
 		echo ps3vram > $Z/zpool || rig_fail "cannot switch zswap to ps3vram"
 		rig_zswap_recommended_percent
