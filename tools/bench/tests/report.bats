@@ -8,8 +8,9 @@
 # sent to the disk, c 1200 and 1250, s - c with sleep_mapped true - 1000
 # and 1100) and of tools/bench/run -n program tiers (program-6.1.txt: GNU
 # sort, b 300 s, c 150 s, d 60 s): the CSV's ratios, the section's goals
-# table, the program's table, the plot, and -o leaving docs/ alone.  make bench itself runs in
-# the virtual PS3 (tests/vm/bench-smoke.sh runs its script in make check).
+# table, the program's table, the plot, and -o leaving docs/ alone.  make
+# bench itself runs in the virtual PS3 (tests/vm/bench-smoke.sh runs its
+# script in make check).
 #
 #   bats --tap tools/bench/tests/
 
