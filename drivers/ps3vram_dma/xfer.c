@@ -534,6 +534,24 @@ int ps3vram_dma_wait(struct ps3vram_dma_xfer *xfer)
 }
 EXPORT_SYMBOL_GPL(ps3vram_dma_wait);
 
+/**
+ * ps3vram_dma_done() - whether a submitted copy has completed, without waiting
+ * @xfer: a transfer queued by ps3vram_dma_submit()
+ *
+ * For a client with a completion wait of its own: tools/bench's model of
+ * the former ps3vram driver polls with msleep() and udelay(), as that
+ * driver did.  ps3vram_dma_wait() must still be called on @xfer; once this
+ * has returned true it returns at once, with the copy's status.  A copy
+ * that never completes is only given up by ps3vram_dma_wait().
+ *
+ * Return: true once the copy has completed or failed.
+ */
+bool ps3vram_dma_done(struct ps3vram_dma_xfer *xfer)
+{
+	return ps3vram_dma_xfer_done(xfer->client->dma, xfer);
+}
+EXPORT_SYMBOL_GPL(ps3vram_dma_done);
+
 static int ps3vram_dma_copy(struct ps3vram_dma_client *client,
 			    enum ps3vram_dma_dir dir,
 			    struct ps3vram_dma_slot *slot, unsigned int slot_off,

@@ -97,6 +97,7 @@ int ps3vram_dma_submit(struct ps3vram_dma_client *client,
 		       struct ps3vram_dma_slot *slot, unsigned int slot_off,
 		       u64 vram_off, unsigned int len);
 int ps3vram_dma_wait(struct ps3vram_dma_xfer *xfer);
+bool ps3vram_dma_done(struct ps3vram_dma_xfer *xfer);
 
 int ps3vram_dma_upload(struct ps3vram_dma_client *client,
 		       struct ps3vram_dma_slot *slot, unsigned int slot_off,

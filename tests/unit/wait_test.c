@@ -400,3 +400,36 @@ UNIT_TEST(wait_test_timeout_already_reset_by_another_cpu_does_not_reset_again)
 	EXPECT_EQ(dma_stat(PS3VRAM_DMA_TIMEOUTS), 1);
 	EXPECT_EQ(dma_stat(PS3VRAM_DMA_FAILED), 0);
 }
+
+/*
+ * ps3vram_dma_done() never waits: false until the modelled copy has
+ * finished, true after, and the wait that must follow returns at once; a
+ * copy that never completes stays not done until the wait gives it up.
+ */
+UNIT_TEST(wait_test_done_reports_completion_without_waiting)
+{
+	struct ps3vram_dma_xfer a = { };
+	u64 t0;
+
+	wait_start();
+	ASSERT_EQ(ps3vram_dma_submit(wc, &a, PS3VRAM_DMA_TO_VRAM, ws, 0, 0,
+				     4096), 0);
+	t0 = ktime_get_ns();
+	EXPECT_FALSE(ps3vram_dma_done(&a));
+	EXPECT_EQ(ktime_get_ns(), t0);
+	EXPECT_EQ(unit_clock.relax + unit_clock.usleeps + unit_clock.msleeps, 0);
+	unit_clock_advance(wait_cost_ns(4096));
+	EXPECT_TRUE(ps3vram_dma_done(&a));
+	t0 = ktime_get_ns();
+	EXPECT_EQ(ps3vram_dma_wait(&a), 0);
+	EXPECT_EQ(ktime_get_ns(), t0);
+
+	emu_drop_every = 1;
+	ASSERT_EQ(ps3vram_dma_submit(wc, &a, PS3VRAM_DMA_TO_VRAM, ws, 0, 0,
+				     16), 0);
+	emu_drop_every = 0;
+	unit_clock_advance(2ULL * timeout_ms * NSEC_PER_MSEC);
+	EXPECT_FALSE(ps3vram_dma_done(&a));
+	EXPECT_EQ(ps3vram_dma_wait(&a), -ETIMEDOUT);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_RESETS), 1);
+}
