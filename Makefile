@@ -18,12 +18,13 @@
 #   make check-vm     VM scenarios on 6.1 and 6.12
 #   make soak         the soak scenario with SOAK_GIB (20) GiB of swap
 #                     traffic through VRAM per kernel, on 6.1 and 6.12
-#   make bench        every swap tier in one 6.1 boot (tools/bench/tiers.sh)
-#                     and CPU per page, ps3vram against zbud, in another
-#                     (tools/bench/cpu.sh); under 45 min, not part of make
-#                     check; then the "swap tiers" section of
-#                     docs/benchmarks.md, the CSV and the plot
-#                     (tools/bench/report)
+#   make bench        every swap tier in one 6.1 boot (tools/bench/tiers.sh),
+#                     CPU per page, ps3vram against zbud, in another
+#                     (tools/bench/cpu.sh), the historic msleep/udelay
+#                     direct I/O table in a third (tools/bench/blk.sh);
+#                     under 45 min, not part of make check; then the
+#                     "swap tiers" section of docs/benchmarks.md, the CSV
+#                     and the plots (tools/bench/report)
 #   make bench-program  GNU sort of 1.5x RAM on tiers b c g d, one boot
 #                     (tools/bench/tiers.sh, rig.workload=sort; 30 min or
 #                     more, beyond make bench's budget); make bench's
@@ -88,6 +89,17 @@ modules-kdir:
 	@rm -f $(O)/*.ko
 	@find $(O)/drivers $(O)/mm -name '*.ko' -exec cp -t $(O)/ {} +
 
+# legacy-KVER: the benchmark's model of the former ps3vram driver
+# (tools/bench/legacy), built against build/KVER's engine; its .ko goes
+# beside the project's, until the next modules-KVER removes it.
+legacy-%: modules-%
+	$(eval O := $(call build_of,$(call kdir_of,$*)))
+	@mkdir -p $(O)/legacy
+	@cp -a $(TOP)/tools/bench/legacy/. $(TOP)/include $(O)/legacy/
+	$(MAKE) -C $(call kdir_of,$*) M=$(O)/legacy W=1 KCFLAGS=-Werror \
+		KBUILD_EXTRA_SYMBOLS=$(O)/Module.symvers modules
+	@cp $(O)/legacy/ps3vram_legacy.ko $(O)/
+
 # Where depmod looks before the kernel's own modules: a distribution
 # kernel's ps3vram module gives way to ours.
 PREFIX ?= /usr/local
@@ -146,9 +158,9 @@ check-unit: setup
 	@$(MAKE) --no-print-directory -C $(TOP)/tests/unit
 
 check-vm: setup-check tools
-	@$(MAKE) --no-print-directory modules-$(KVER_61)
-	@$(MAKE) --no-print-directory modules-$(KVER_612)
-	@$(MAKE) --no-print-directory modules-$(KVER_7X)
+	@$(MAKE) --no-print-directory legacy-$(KVER_61)
+	@$(MAKE) --no-print-directory legacy-$(KVER_612)
+	@$(MAKE) --no-print-directory legacy-$(KVER_7X)
 	@$(TOP)/tools/vm/run-scenarios -k 6.1 -k 6.12 -k 7.3
 
 # make check runs tests/vm/soak.sh with its own small default; this is the
@@ -162,10 +174,12 @@ soak: setup tools
 		--timeout $(SOAK_TIMEOUT)
 
 # The side-by-side benchmark of issue 14: one boot for every tier, one for
-# CPU per page (run builds the tools and modules it needs).
+# CPU per page, one for the direct I/O table (run builds the tools and
+# modules it needs).
 bench: setup
 	@$(TOP)/tools/bench/run tiers
 	@$(TOP)/tools/bench/run cpu
+	@$(TOP)/tools/bench/run blk
 	@$(TOP)/tools/bench/report $(BUILD)/bench/tiers-6.1.txt
 
 bench-program: setup
