@@ -18,6 +18,10 @@
 #   f  zram (256 MiB) above the disk, /dev/ps3vram (all of the VRAM) its
 #      writeback device: every 5 s the pages zram stores whole (huge) and
 #      those idle since the last round are written back to VRAM
+#   h  swap on /dev/ps3vram_legacy (all of the VRAM) above the disk, zswap
+#      off: the former ps3vram driver's data path (tools/bench/legacy: 7
+#      cache lines of 256 KiB, synchronous fill and write-back) with its
+#      udelay() completion wait, on the same engine
 #   a  disk swap only again, when rig.tiers ends in a: the check that the
 #      order does not bias (2 % when measured; 10 minutes that make
 #      bench's 45-minute budget does not have)
@@ -32,7 +36,7 @@
 # The disk is run-vm's default: 150 IOPS, 30 MiB/s.
 #
 # Guest options: rig.passes=N (default 1), rig.tiers=a,b,... (default
-# a,b,c,g,d,e,f), rig.mib=N (default 1.5x RAM; smaller for a smoke run),
+# a,b,c,g,d,e,f,h), rig.mib=N (default 1.5x RAM; smaller for a smoke run),
 # rig.workload=sort: instead of swapbench, a real program nobody here
 # wrote, GNU sort (run-vm --bin sort), sorting lines of 2000 bytes (an
 # 8-digit key, then text that depends on it), keys a permutation of
@@ -48,7 +52,7 @@
 Z=/sys/module/zswap/parameters
 SEED=14
 PASSES=$(rig_opt passes) || PASSES=1
-TIERS=$(rig_opt tiers) || TIERS=a,b,c,g,d,e,f
+TIERS=$(rig_opt tiers) || TIERS=a,b,c,g,d,e,f,h
 TIERS=$(echo "$TIERS" | tr , ' ')
 MIB=$(rig_opt mib) || MIB=$(($(rig_ram_mib) * 3 / 2))
 WORKLOAD=$(rig_opt workload) || WORKLOAD=swapbench
@@ -84,7 +88,7 @@ swap_all_on()
 {
 	local dev prio
 
-	for dev in /dev/vda /dev/ps3vram /dev/zram0; do
+	for dev in /dev/vda /dev/ps3vram /dev/ps3vram_legacy /dev/zram0; do
 		[ -e "/tmp/prio.${dev##*/}" ] || continue
 		prio=$(cat "/tmp/prio.${dev##*/}")
 		rig_swap_active "$dev" || rig-swapon -p "$prio" "$dev" ||
@@ -150,6 +154,18 @@ blk()
 	swap_add /dev/ps3vram 10
 }
 
+# legacy MIB - /dev/ps3vram_legacy of MIB, the udelay() form of the
+# former driver's wait, as swap above the disk
+legacy()
+{
+	unload ps3vram_legacy
+	modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
+	modprobe ps3vram_legacy size_mb="$1" wait=udelay ||
+		rig_fail "modprobe ps3vram_legacy failed (make legacy-KVER)"
+	rig_wait_for /dev/ps3vram_legacy 5 || rig_fail "no /dev/ps3vram_legacy"
+	swap_add /dev/ps3vram_legacy 10
+}
+
 # zram_off - stop f's writeback rounds and free zram0 and its backing
 # device
 zram_off()
@@ -203,7 +219,8 @@ setup()
 {
 	swap_all_off
 	zram_off
-	rm -f /tmp/prio.ps3vram
+	rm -f /tmp/prio.ps3vram /tmp/prio.ps3vram_legacy
+	unload ps3vram_legacy
 	zswap_off
 	case "$1" in
 	a)	;;
@@ -213,6 +230,7 @@ setup()
 	e)	unload ps3vram_swap; blk 256M; echo 1 > $Z/enabled ;;
 	g)	unload ps3vram; zswap_ps3vram 64; blk 192M ;;
 	f)	unload ps3vram_swap; zram 256M ;;
+	h)	unload ps3vram_swap; unload ps3vram; legacy 256 ;;
 	*)	rig_fail "unknown tier $1" ;;
 	esac
 	swap_all_on
@@ -248,6 +266,15 @@ sort_run()
 	echo "sort: $SORT_N lines sorted, output verified" > /tmp/sb.log
 }
 
+# rand_pass - the last random pass of swapbench's log (the pass after the
+# fill, in seeded random order: the random 4 KiB swap-in), as "rand_pps=
+# rand_p50_us= rand_p99_us= rand_max_us=", or nothing
+rand_pass()
+{
+	sed -n 's/^pass [0-9]*\/[0-9]* random: [0-9]* pages, \([0-9]*\) pages\/s, p50 \([0-9.]*\)us p90 [0-9.]*us p99 \([0-9.]*\)us max \([0-9.]*\)us$/rand_pps=\1 rand_p50_us=\2 rand_p99_us=\3 rand_max_us=\4/p' \
+		/tmp/sb.log | tail -n 1
+}
+
 # run TIER - the workload on TIER; one BENCH line
 run()
 {
@@ -258,7 +285,7 @@ run()
 	if [ "$WORKLOAD" = sort ]; then
 		sort_run "$1"
 	else
-		swapbench -s "$MIB" -p "$PASSES" -o mixed -d mixed -S $SEED -q \
+		swapbench -s "$MIB" -p "$PASSES" -o mixed -d mixed -S $SEED \
 			> /tmp/sb.log 2>&1 || {
 			cat /tmp/sb.log
 			rig_fail "tier $1: swapbench exit $?: $(tail -n 1 /tmp/sb.log)"
@@ -277,7 +304,8 @@ run()
 		"zswap=$(cat $Z/enabled) zpool=$(cat $Z/zpool)" \
 		"max_pool_percent=$(cat $Z/max_pool_percent)" \
 		"zram_wb=$wb" \
-		"$(sed -n 's/.*\(p99_us=[0-9]*\).*/\1/p' /tmp/sb.log)"
+		"$(sed -n 's/.*\(p99_us=[0-9]*\).*/\1/p' /tmp/sb.log)" \
+		"$(rand_pass)"
 }
 
 [ -d $Z ] || rig_fail "no zswap in this kernel"
@@ -300,6 +328,7 @@ for t in $TIERS; do
 done
 swap_all_off
 zram_off
+unload ps3vram_legacy
 zswap_off
 
 # ratios to a (the mean of its runs) and to b

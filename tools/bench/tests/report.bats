@@ -3,12 +3,16 @@
 #
 # report.bats - tools/bench/report on a made-up result of tools/bench/run
 # tiers (tiers-6.1.txt here: a ran twice, 200 s and 220 s, so its mean is
-# 210 s; b 120 s; c 30 s; d 50 s) and of tools/bench/run cpu beside it
+# 210 s; b 120 s; c 30 s; d 50 s; h 400 s; the random pass: h 150
+# pages/s with a p99 of 30 ms, c 2000 and 2 ms, d 3000 and 1.5 ms) and
+# of tools/bench/run blk (blk-6.1.txt: the historic table, a speed-up of
+# 10x for writes and reads) and of tools/bench/run cpu beside it
 # (cpu-6.1.txt: b 1050 and 1800 us a page, the second with 300 pages
 # sent to the disk, c 1200 and 1250, s - c with sleep_mapped true - 1000
 # and 1100) and of tools/bench/run -n program tiers (program-6.1.txt: GNU
 # sort, b 300 s, c 150 s, d 60 s): the CSV's ratios, the section's goals
-# table, the program's table, the plot, and -o leaving docs/ alone.  make
+# table, the random swap-in, historic and program tables, the plots, and
+# -o leaving docs/ alone.  make
 # bench itself runs in the virtual PS3 (tests/vm/bench-smoke.sh runs its
 # script in make check).
 #
@@ -25,11 +29,11 @@ setup() {
 @test "the CSV has one row per tier run, with ratios to a's mean and to b" {
 	capture "$REPORT" -o "$TMP/res" "$RES"
 	expect_rc 0
-	[[ $(wc -l < "$TMP/res/tiers.csv") -eq 6 ]] || fail "$(cat "$TMP/res/tiers.csv")"
+	[[ $(wc -l < "$TMP/res/tiers.csv") -eq 7 ]] || fail "$(cat "$TMP/res/tiers.csv")"
 	# run 3 is c: 30 / 210 and 30 / 120
 	grep -q '^6.1.0-57-amd64,2026-12-02,3,c,30.0,0.143,0.250,' "$TMP/res/tiers.csv" ||
 		fail "no ratio row for c: $(cat "$TMP/res/tiers.csv")"
-	grep -q '^6.1.0-57-amd64,2026-12-02,5,a,220.0,1.048,1.833,' "$TMP/res/tiers.csv" ||
+	grep -q '^6.1.0-57-amd64,2026-12-02,6,a,220.0,1.048,1.833,' "$TMP/res/tiers.csv" ||
 		fail "no ratio row for the second a: $(cat "$TMP/res/tiers.csv")"
 }
 
@@ -100,6 +104,53 @@ setup() {
 	! grep -q 'a real program' "$TMP/res2/tiers.md" || fail "a table without results"
 }
 
+@test "the random swap-in table and goal compare c and d with h" {
+	capture "$REPORT" -o "$TMP/res" "$RES"
+	expect_rc 0
+	# c: 2000 / 150 = 13.3x, 30000 / 2000 = 1/15
+	grep -q '^| 3 | c | 2000 | 300 us | 2000 us | 20.0 ms | 13.3x | 1/15.0 |$' \
+		"$TMP/res/tiers.md" || fail "$(grep '^| 3 ' "$TMP/res/tiers.md")"
+	grep -q '^| random 4 KiB swap-in, c and d against h (udelay form) | >= 10x pages/s, p99 <= 1/10 | c 13.3x pages/s, p99 1/15.0; d 20.0x pages/s, p99 1/20.0 | met |$' \
+		"$TMP/res/tiers.md" || fail "$(grep 'random 4 KiB' "$TMP/res/tiers.md")"
+	# d's p99 at 4 ms is only 1/7.5 of h's
+	sed 's/^\(tier=d .*\)rand_p99_us=1500/\1rand_p99_us=4000/' "$RES" > "$TMP/tiers-6.1.txt"
+	capture "$REPORT" -o "$TMP/res2" "$TMP/tiers-6.1.txt"
+	expect_rc 0
+	grep -q '| c 13.3x pages/s, p99 1/15.0; d 20.0x pages/s, p99 1/7.5 | not met |$' \
+		"$TMP/res2/tiers.md" || fail "$(grep 'random 4 KiB' "$TMP/res2/tiers.md")"
+	# without h the goal is not measured
+	grep -v '^tier=h' "$RES" > "$TMP/tiers-6.1.txt"
+	capture "$REPORT" -o "$TMP/res3" "$TMP/tiers-6.1.txt"
+	expect_rc 0
+	grep -q '^| random 4 KiB swap-in, c and d against h (udelay form) | >= 10x pages/s, p99 <= 1/10 | not measured | |$' \
+		"$TMP/res3/tiers.md" || fail "$(grep 'random 4 KiB' "$TMP/res3/tiers.md")"
+}
+
+@test "the historic table sets the thread's figures beside h's" {
+	capture "$REPORT" -o "$TMP/res" "$RES"
+	expect_rc 0
+	grep -q '^| 1 MiB writes | 16.5 MB/s | 239 MB/s | 14.5x | 16.0 MB/s | 160.0 MB/s | 10.0x | 500.0 MB/s | 3.1x |$' \
+		"$TMP/res/tiers.md" || fail "$(grep 'MiB writes' "$TMP/res/tiers.md")"
+	grep -q '^| 1 MiB reads | 32.7 MB/s | 370 MB/s | 11.3x | 32.0 MB/s | 320.0 MB/s | 10.0x | 400.0 MB/s | 1.2x |$' \
+		"$TMP/res/tiers.md" || fail "$(grep 'MiB reads' "$TMP/res/tiers.md")"
+	# writes 10 / 14.5 is 31 % short: missed; reads 12 % short
+	grep -q '^| h: msleep -> udelay speed-up for 1 MiB direct write / read | within 30 % of 14.5x / 11.3x | 10.0x / 10.0x (-31 % / -12 %) | not met, see below |$' \
+		"$TMP/res/tiers.md" || fail "$(grep 'speed-up for' "$TMP/res/tiers.md")"
+	cp "$RES" "$TMP/tiers-6.1.txt"
+	sed 's/^\(blk historic-ratio test=write-1m .*\)speedup=10.00/\1speedup=13.00/' \
+		"$BATS_TEST_DIRNAME/blk-6.1.txt" > "$TMP/blk-6.1.txt"
+	capture "$REPORT" -o "$TMP/res2" "$TMP/tiers-6.1.txt"
+	expect_rc 0
+	grep -q '| 13.0x / 10.0x (-10 % / -12 %) | met |$' "$TMP/res2/tiers.md" ||
+		fail "$(grep 'speed-up for' "$TMP/res2/tiers.md")"
+	rm "$TMP/blk-6.1.txt"
+	capture "$REPORT" -o "$TMP/res3" "$TMP/tiers-6.1.txt"
+	expect_rc 0
+	grep -q '| within 30 % of 14.5x / 11.3x | not measured | |$' "$TMP/res3/tiers.md" ||
+		fail "$(grep 'speed-up for' "$TMP/res3/tiers.md")"
+	! grep -q 'the historic table' "$TMP/res3/tiers.md" || fail "a table without results"
+}
+
 @test "a goal missed is said so" {
 	sed 's/^tier=c wall_s=30.0/tier=c wall_s=100.0/; s/^tier=d wall_s=50.0/tier=d wall_s=90.0/' \
 		"$RES" > "$TMP/slow.txt"
@@ -113,7 +164,10 @@ setup() {
 	capture "$REPORT" -o "$TMP/res" "$RES"
 	expect_rc 0
 	grep -q '<svg' "$TMP/res/tiers.svg" || fail "not an SVG"
-	[[ $(wc -l < "$TMP/res/tiers.dat") -eq 5 ]] || fail "$(cat "$TMP/res/tiers.dat")"
+	[[ $(wc -l < "$TMP/res/tiers.dat") -eq 6 ]] || fail "$(cat "$TMP/res/tiers.dat")"
+	grep -q '<svg' "$TMP/res/tiers-latency.svg" || fail "no latency SVG"
+	[[ $(wc -l < "$TMP/res/tiers-latency.dat") -eq 6 ]] ||
+		fail "$(cat "$TMP/res/tiers-latency.dat")"
 }
 
 @test "-o leaves docs/ alone; without results it fails" {
