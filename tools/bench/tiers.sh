@@ -155,10 +155,10 @@ blk()
 }
 
 # legacy MIB - /dev/ps3vram_legacy of MIB, the udelay() form of the
-# former driver's wait, as swap above the disk
+# former driver's wait, as swap above the disk (setup has unloaded any
+# earlier one)
 legacy()
 {
-	unload ps3vram_legacy
 	modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
 	modprobe ps3vram_legacy size_mb="$1" wait=udelay ||
 		rig_fail "modprobe ps3vram_legacy failed (make legacy-KVER)"
