@@ -118,6 +118,18 @@ setup() {
 	expect_rc 0
 	grep -q '| c 13.3x pages/s, p99 1/15.0; d 20.0x pages/s, p99 1/7.5 | not met |$' \
 		"$TMP/res2/tiers.md" || fail "$(grep 'random 4 KiB' "$TMP/res2/tiers.md")"
+	# missed by d only: no word about c's disk
+	! grep -q 'misses on c' "$TMP/res2/tiers.md" || fail "c's note for d's miss"
+	! grep -q 'misses on c' "$TMP/res/tiers.md" || fail "c's note with the goal met"
+	# c's p99 at 60 ms is twice h's: a multiple, and the note on c
+	sed 's/^\(tier=c .*\)rand_p99_us=2000/\1rand_p99_us=60000/' "$RES" > "$TMP/tiers-6.1.txt"
+	capture "$REPORT" -o "$TMP/res4" "$TMP/tiers-6.1.txt"
+	expect_rc 0
+	grep -q '^| 3 | c | 2000 | 300 us | 60000 us | 20.0 ms | 13.3x | 2.0x |$' \
+		"$TMP/res4/tiers.md" || fail "$(grep '^| 3 ' "$TMP/res4/tiers.md")"
+	grep -q '| c 13.3x pages/s, p99 2.0x; d 20.0x pages/s, p99 1/20.0 | not met |$' \
+		"$TMP/res4/tiers.md" || fail "$(grep 'random 4 KiB' "$TMP/res4/tiers.md")"
+	grep -q 'misses on c' "$TMP/res4/tiers.md" || fail "no note on c's miss"
 	# without h the goal is not measured
 	grep -v '^tier=h' "$RES" > "$TMP/tiers-6.1.txt"
 	capture "$REPORT" -o "$TMP/res3" "$TMP/tiers-6.1.txt"
@@ -143,6 +155,14 @@ setup() {
 	expect_rc 0
 	grep -q '| 13.0x / 10.0x (-10 % / -12 %) | met |$' "$TMP/res2/tiers.md" ||
 		fail "$(grep 'speed-up for' "$TMP/res2/tiers.md")"
+	! grep -q 'two forms come out equal' "$TMP/res2/tiers.md" ||
+		fail "the equal forms' explanation for forms 10x apart"
+	# both forms equal: the explanation of why
+	sed 's/speedup=10.00/speedup=1.01/' "$BATS_TEST_DIRNAME/blk-6.1.txt" > "$TMP/blk-6.1.txt"
+	capture "$REPORT" -o "$TMP/res4" "$TMP/tiers-6.1.txt"
+	expect_rc 0
+	grep -q 'two forms come out equal' "$TMP/res4/tiers.md" ||
+		fail "no explanation for equal forms"
 	rm "$TMP/blk-6.1.txt"
 	capture "$REPORT" -o "$TMP/res3" "$TMP/tiers-6.1.txt"
 	expect_rc 0
