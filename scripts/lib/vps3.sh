@@ -1,0 +1,37 @@
+# shellcheck shell=bash disable=SC2034 # the variables are for the scripts that source it
+# SPDX-License-Identifier: GPL-2.0
+#
+# vps3.sh - the virtual PS3's machine, as tools/vm/run-vm and
+# tests/install/run boot it: QEMU's q35 under TCG with a CPU model the
+# README explains (max without cmpxchg16b), 2 CPUs and 256 MiB of RAM by
+# default, and the VRAM window, an ivshmem-plain device (1af4:1110) of
+# VPS3_VRAM_SIZE at PCI address 0x10, which the software RSX binds when
+# told VPS3_EMU_PCI.  And the kernel log lines that fail a boot.  Sourced,
+# not run; TOP is the work tree:
+#
+#	. "$TOP/scripts/lib/vps3.sh"
+#	vps3_machine "$cpu" 256 2
+#	vps3_vram
+#	"${VPS3[@]}" -kernel ... -append "... $VPS3_EMU_PCI"
+
+VPS3_CPU=max,-cx16
+VPS3_VRAM_SIZE=256M
+VPS3_EMU_PCI=ps3vram_dma.emu_pci=0000:00:10.0
+# extended regular expressions, one per line in the file, joined by |
+VPS3_PROBLEMS=$(grep -v -E '^(#|$)' "$TOP/scripts/lib/kernel-problems" | paste -s -d '|')
+
+# vps3_machine CPU MEM SMP - the machine, no kernel, disks or VRAM yet,
+# into VPS3[]; MEM in MiB; the console on stdio, no reboot
+vps3_machine()
+{
+	VPS3=(qemu-system-x86_64 -machine q35 -accel tcg -cpu "$1"
+	      -m "$2" -smp "$3" -nodefaults -nographic -serial stdio
+	      -monitor none -no-reboot)
+}
+
+# vps3_vram - the VRAM window, added to VPS3[]
+vps3_vram()
+{
+	VPS3+=(-object "memory-backend-ram,id=vram,size=$VPS3_VRAM_SIZE"
+	       -device "ivshmem-plain,memdev=vram,addr=0x10")
+}
