@@ -6,25 +6,27 @@
 # faults and zswap reconfigured underneath it.  swapbench runs over and over
 # (new seed each run, every page verified) until the pages stored in and
 # loaded from VRAM add up to rig.soak_gib GiB (make soak passes 20), or
-# without that option SOAK_MIB below, the 4 GiB per kernel that make
-# check asks for: with another VM on the same two cores, the guest moved
-# 423 MiB/min through VRAM on 6.1 and 749 MiB/min on 6.12 with these
-# faults (10 and 6 minutes).  Text pages at twice RAM: every page
-# compresses, and most touches fault, so that most of the work is VRAM
-# traffic.  Meanwhile the software RSX hangs every 1000th copy
-# (emu_timeout_every, the engine times out and resets) and stalls completions in bursts (emu_stall_us), and a
+# without that option SOAK_MIB below, sized to make check's 60 minutes:
+# in make check's vm tier (another VM busy on the same two cores) the
+# guest moves about 190 MiB/min through VRAM on 6.1 with these faults
+# (423 beside an idle VM), so 4 GiB per kernel would add some 20 minutes
+# of 6.1 alone; 1 GiB takes about 5.  Text pages at twice RAM: every
+# page compresses, and most touches fault, so that most of the work is
+# VRAM traffic.  Meanwhile the software RSX hangs every 1000th copy
+# (emu_timeout_every, the engine times out and resets) and stalls
+# completions in bursts (emu_stall_us), and a
 # background loop swings zswap's max_pool_percent between 1 and 100,
 # switches the zpool between ps3vram and the kernel's default and back, and
 # turns zswap off and on.  It reports traffic, faults injected, pages
 # verified and mismatches: 0 mismatches and a clean kernel log pass.
 #
-# rig: --append "zswap.enabled=1 zswap.max_pool_percent=100" --timeout 1800 --disk-iops 0 --disk-bps 0
+# rig: --append "zswap.enabled=1 zswap.max_pool_percent=100" --timeout 1200 --disk-iops 0 --disk-bps 0
 # rig-kernels: 6.1 6.12 -- needs zswap's zpool layer (ps3vram_swap), gone since 6.18
 # rig-allow: ps3vram_dma.*(timed out|resetting|RSX error|reset after)
 
 . /lib/rig.sh
 
-SOAK_MIB=4096
+SOAK_MIB=1024
 S=/sys/kernel/ps3vram_swap
 P=/sys/module/ps3vram_dma/parameters
 Z=/sys/module/zswap/parameters
