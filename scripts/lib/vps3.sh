@@ -12,9 +12,20 @@
 #	. "$TOP/scripts/lib/vps3.sh"
 #	vps3_machine "$cpu" 256 2
 #	vps3_vram
-#	"${VPS3[@]}" -kernel ... -append "... $VPS3_EMU_PCI"
+#	"${VPS3[@]}" -kernel ... -append "$VPS3_CMDLINE ... $VPS3_EMU_PCI"
 
 VPS3_CPU=max,-cx16
+# The kernel command line every boot starts with: the console, a panic
+# ends the VM, printk timestamps (a problem line is a kernel message), and
+# the lockup detectors scaled to an emulated machine.  TCG guests follow the
+# host's clock, and QEMU can hold a vCPU still for many seconds on a busy
+# host: a 22 s soft lockup reported inside a plain page fault's
+# clear_page(), "hrtimer: interrupt took 18 ms" before it.  With the
+# defaults (soft lockup 20 s, RCU stall 21 s, workqueue 30 s) such a pause
+# fails a boot; at 110 s, 100 s and 140 s (the scaling syzkaller uses for
+# its machines) a real lockup is still reported, later.
+VPS3_CMDLINE="console=ttyS0 panic=-1 printk.time=1 watchdog_thresh=55"
+VPS3_CMDLINE+=" rcupdate.rcu_cpu_stall_timeout=100 workqueue.watchdog_thresh=140"
 VPS3_VRAM_SIZE=256M
 VPS3_EMU_PCI=ps3vram_dma.emu_pci=0000:00:10.0
 # extended regular expressions, one per line in the file, joined by |
