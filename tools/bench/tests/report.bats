@@ -102,6 +102,16 @@ setup() {
 	capture "$REPORT" -o "$TMP/res2" "$TMP/no/tiers-6.1.txt"
 	expect_rc 0
 	! grep -q 'a real program' "$TMP/res2/tiers.md" || fail "a table without results"
+	! grep -q 'Stopped before sort finished' "$TMP/res/tiers.md" || fail "a cap nobody hit"
+	# b stopped by rig.cap_s: its time a lower bound
+	mkdir -p "$TMP/cap"
+	cp "$RES" "$TMP/cap/"
+	sed 's/^\(tier=b .*\)$/\1 capped=1/' "$BATS_TEST_DIRNAME/program-6.1.txt" \
+		> "$TMP/cap/program-6.1.txt"
+	capture "$REPORT" -o "$TMP/res3" "$TMP/cap/tiers-6.1.txt"
+	expect_rc 0
+	grep -q '^Stopped before sort finished (`rig.cap_s`): b (300.0 s)\.' \
+		"$TMP/res3/tiers.md" || fail "$(grep -A 2 'a real program' "$TMP/res3/tiers.md")"
 }
 
 @test "the random swap-in table and goal compare c and d with h" {
