@@ -190,7 +190,7 @@ setup() {
 		"$TMP/res/tiers.md" || fail "$(cat "$TMP/res/tiers.md")"
 }
 
-@test "the plot is an SVG with a bar per run" {
+@test "the plots are SVGs with a bar per run" {
 	capture "$REPORT" -o "$TMP/res" "$RES"
 	expect_rc 0
 	grep -q '<svg' "$TMP/res/tiers.svg" || fail "not an SVG"
@@ -198,6 +198,12 @@ setup() {
 	grep -q '<svg' "$TMP/res/tiers-latency.svg" || fail "no latency SVG"
 	[[ $(wc -l < "$TMP/res/tiers-latency.dat") -eq 6 ]] ||
 		fail "$(cat "$TMP/res/tiers-latency.dat")"
+	# the real program's: b, c and d, linked from its table
+	grep -q '<svg' "$TMP/res/program.svg" || fail "no program SVG"
+	[[ $(cat "$TMP/res/program.dat") == $'300.0\t"b"\n150.0\t"c"\n60.0\t"d"' ]] ||
+		fail "$(cat "$TMP/res/program.dat")"
+	grep -q '^!\[GNU sort: wall time per tier\](bench/program.svg)$' "$TMP/res/tiers.md" ||
+		fail "no link to the program's plot"
 }
 
 @test "-o leaves docs/ alone; without results it fails" {
