@@ -28,7 +28,7 @@
 #   make bench-program  GNU sort of 1.5x RAM on tiers b c g d, one boot
 #                     (tools/bench/tiers.sh, rig.workload=sort; a tier's
 #                     sort stops after 10 min, rig.cap_s, its time then a
-#                     lower bound; 30-45 min, beyond make bench's budget);
+#                     lower bound; about 20 min, beyond make bench's budget);
 #                     make bench's report then has its table
 #   make check-debug  the KASAN/lockdep/KUnit kernel tier, every scenario
 #                     (builds and caches that kernel: 5-6 min the first time)

@@ -19,6 +19,7 @@
 # built in, as on the debug kernel).
 #
 # rig: --append "zswap.enabled=0 zswap.max_pool_percent=10 ps3vram_dma.timeout_ms=20" --bin fio --bin mkfs.ext4 --bin e2fsck --module zram --timeout 900
+# rig-kernels: 6.1 7.3 -- the block layer's two interfaces; 6.12 builds the same code as 7.3 (queue_limits, BLK_FEAT_*)
 # rig-allow: ps3vram_dma.*(timed out|resetting|RSX error|reset after|removed with|using the CPU|lost|not stored)|ps3vram:.*outside|I/O error, dev ps3vram|Buffer I/O error on dev ps3vram
 
 . /lib/rig.sh

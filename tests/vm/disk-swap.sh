@@ -3,7 +3,7 @@
 # shellcheck shell=dash disable=SC1091
 #
 # disk-swap: with zswap off, a working set of 1.5x RAM swaps out to the
-# throttled disk and every page comes back intact, twice.
+# throttled disk and every page comes back intact.
 #
 # rig: --append "zswap.enabled=0" --timeout 600
 # rig-kernels: 6.1 -- the rig's own disk tier, none of the project's code: once is enough
@@ -16,7 +16,7 @@ mib=$(($(rig_ram_mib) * 3 / 2))
 out0=$(rig_vmstat pswpout)
 in0=$(rig_vmstat pswpin)
 
-rig_swapbench -s "$mib" -p 2 -o seq -d mixed -S 1 -q ||
+rig_swapbench -s "$mib" -p 1 -o seq -d mixed -S 1 -q ||
 	rig_fail "swapbench exit $? on $mib MiB"
 
 out=$(($(rig_vmstat pswpout) - out0))
