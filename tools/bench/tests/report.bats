@@ -110,7 +110,7 @@ setup() {
 		> "$TMP/cap/program-6.1.txt"
 	capture "$REPORT" -o "$TMP/res3" "$TMP/cap/tiers-6.1.txt"
 	expect_rc 0
-	grep -q '^Stopped before sort finished (`rig.cap_s`): b (300.0 s)\.' \
+	grep -q -F "Stopped before sort finished (\`rig.cap_s\`): b (300.0 s)." \
 		"$TMP/res3/tiers.md" || fail "$(grep -A 2 'a real program' "$TMP/res3/tiers.md")"
 }
 
