@@ -22,8 +22,8 @@ VPS3_CPU=max,-cx16
 # host: a 22 s soft lockup reported inside a plain page fault's
 # clear_page(), "hrtimer: interrupt took 18 ms" before it.  With the
 # defaults (soft lockup 20 s, RCU stall 21 s, workqueue 30 s) such a pause
-# fails a boot; at 110 s, 100 s and 140 s (the scaling syzkaller uses for
-# its machines) a real lockup is still reported, later.
+# fails a boot; at 110 s, 100 s and 140 s (syzkaller scales its machines'
+# detectors alike) a real lockup is still reported, later.
 VPS3_CMDLINE="console=ttyS0 panic=-1 printk.time=1 watchdog_thresh=55"
 VPS3_CMDLINE+=" rcupdate.rcu_cpu_stall_timeout=100 workqueue.watchdog_thresh=140"
 VPS3_VRAM_SIZE=256M
