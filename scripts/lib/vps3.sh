@@ -28,6 +28,9 @@ VPS3_CMDLINE="console=ttyS0 panic=-1 printk.time=1 watchdog_thresh=55"
 VPS3_CMDLINE+=" rcupdate.rcu_cpu_stall_timeout=100 workqueue.watchdog_thresh=140"
 VPS3_VRAM_SIZE=256M
 VPS3_EMU_PCI=ps3vram_dma.emu_pci=0000:00:10.0
+# a kernel message on the console: text after a printk timestamp
+# ("[   12.345678] ", printk.time=1 above), never a program's own output
+VPS3_KMSG='\[ *[0-9]+\.[0-9]{6}\] '
 # extended regular expressions, one per line in the file, joined by |
 VPS3_PROBLEMS=$(grep -v -E '^(#|$)' "$TOP/scripts/lib/kernel-problems" | paste -s -d '|')
 
