@@ -4,13 +4,14 @@
 # vps3.sh - the virtual PS3's machine, as tools/vm/run-vm and
 # tests/install/run boot it: QEMU's q35 under TCG with a CPU model the
 # README explains (max without cmpxchg16b), 2 CPUs and 256 MiB of RAM by
-# default, and the VRAM window, an ivshmem-plain device (1af4:1110) of
+# default, both CPUs run by one host thread unless told otherwise (the
+# README's "Two CPUs on one host thread"), and the VRAM window, an ivshmem-plain device (1af4:1110) of
 # VPS3_VRAM_SIZE at PCI address 0x10, which the software RSX binds when
 # told VPS3_EMU_PCI.  And the kernel log lines that fail a boot.  Sourced,
 # not run; TOP is the work tree:
 #
 #	. "$TOP/scripts/lib/vps3.sh"
-#	vps3_machine "$cpu" 256 2
+#	vps3_machine "$cpu" 256 2 single
 #	vps3_vram
 #	"${VPS3[@]}" -kernel ... -append "$VPS3_CMDLINE ... $VPS3_EMU_PCI"
 
@@ -34,11 +35,13 @@ VPS3_KMSG='\[ *[0-9]+\.[0-9]{6}\] '
 # extended regular expressions, one per line in the file, joined by |
 VPS3_PROBLEMS=$(grep -v -E '^(#|$)' "$TOP/scripts/lib/kernel-problems" | paste -s -d '|')
 
-# vps3_machine CPU MEM SMP - the machine, no kernel, disks or VRAM yet,
-# into VPS3[]; MEM in MiB; the console on stdio, no reboot
+# vps3_machine CPU MEM SMP THREADS - the machine, no kernel, disks or
+# VRAM yet, into VPS3[]; MEM in MiB; THREADS "single" (one host thread runs
+# every vCPU in turn) or "multi" (a host thread per vCPU); the console on
+# stdio, no reboot
 vps3_machine()
 {
-	VPS3=(qemu-system-x86_64 -machine q35 -accel tcg -cpu "$1"
+	VPS3=(qemu-system-x86_64 -machine q35 -accel "tcg,thread=$4" -cpu "$1"
 	      -m "$2" -smp "$3" -nodefaults -nographic -serial stdio
 	      -monitor none -no-reboot)
 }

@@ -14,7 +14,7 @@
 # by the RSX) the test must see mismatches.
 # tests/run-check also runs it with --smp 1.
 #
-# rig: --timeout 900 --no-swap
+# rig: --timeout 900 --no-swap --tcg multi
 # rig-allow: ps3vram_dma.*(timed out|resetting|RSX error|reset after)
 
 . /lib/rig.sh

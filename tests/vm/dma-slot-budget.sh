@@ -12,7 +12,7 @@
 # get stripes of one page, where four extents of a batch cannot help
 # overlapping: the run ends (picking is bounded) and verifies.
 #
-# rig: --append ps3vram_dma.emu_xdr_kb=128 --no-swap --timeout 600
+# rig: --append ps3vram_dma.emu_xdr_kb=128 --no-swap --timeout 600 --tcg multi
 
 . /lib/rig.sh
 

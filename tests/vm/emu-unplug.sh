@@ -10,7 +10,7 @@
 # trouble afterwards, the modules unload, and after a PCI rescan the
 # device is bound again and copies verify.
 #
-# rig: --append "zswap.enabled=1" --timeout 600 --no-swap
+# rig: --append "zswap.enabled=1" --timeout 600 --no-swap --tcg multi
 # rig-kernels: 6.1 6.12 -- needs zswap's zpool layer (ps3vram_swap), gone since 6.18
 # rig-allow: ps3vram_dma.*(removed with [0-9]+ clients|thread gave up|timed out|resetting|reset after)|ps3vram_swap.*(cannot|failed)|zswap.*(pool creation failed|ps3vram)
 

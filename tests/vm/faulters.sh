@@ -12,7 +12,7 @@
 # to 60 s, names the tasks; if the scenario's own shell is caught too,
 # run-vm's timeout ends the run).  faulters-smp1 runs the same on one CPU.
 #
-# rig: --append "zswap.enabled=1 zswap.max_pool_percent=130" --timeout 600
+# rig: --append "zswap.enabled=1 zswap.max_pool_percent=130" --timeout 600 --tcg multi
 # rig-kernels: 6.1 6.12 -- needs zswap's zpool layer (ps3vram_swap), gone since 6.18
 
 . /lib/rig.sh

@@ -6,27 +6,24 @@
 # faults and zswap reconfigured underneath it.  swapbench runs over and over
 # (new seed each run, every page verified) until the pages stored in and
 # loaded from VRAM add up to rig.soak_gib GiB (make soak passes 20), or
-# without that option SOAK_MIB below, sized to make check's 60 minutes:
-# in make check's vm tier (another VM busy on the same two cores) the
-# guest moves 150-190 MiB/min through VRAM on 6.1 with these faults
-# (423 beside an idle VM), so 4 GiB per kernel would add some 25 minutes
-# of 6.1 alone; 512 MiB takes about 4.  Text pages at twice RAM: every
-# page compresses, and most touches fault, so that most of the work is
-# VRAM traffic.  Meanwhile the software RSX hangs every 1000th copy
-# (emu_timeout_every, the engine times out and resets) and stalls
-# completions in bursts (emu_stall_us), and a
+# without that option SOAK_MIB below: the 4 GiB per kernel of make check.
+# Text pages at twice RAM: every page compresses, and most touches fault,
+# so that most of the work is VRAM traffic.  Meanwhile the software RSX
+# hangs every 1000th copy (emu_timeout_every, the engine times out and
+# resets) and stalls completions in bursts (emu_stall_us), and a
 # background loop swings zswap's max_pool_percent between 1 and 100,
 # switches the zpool between ps3vram and the kernel's default and back, and
 # turns zswap off and on.  It reports traffic, faults injected, pages
 # verified and mismatches: 0 mismatches and a clean kernel log pass.
+# How long it takes: docs/design-notes.md, "Soak budget".
 #
-# rig: --append "zswap.enabled=1 zswap.max_pool_percent=100" --timeout 1200 --disk-iops 0 --disk-bps 0
+# rig: --append "zswap.enabled=1 zswap.max_pool_percent=100" --timeout 2400 --disk-iops 0 --disk-bps 0
 # rig-kernels: 6.1 6.12 -- needs zswap's zpool layer (ps3vram_swap), gone since 6.18
 # rig-allow: ps3vram_dma.*(timed out|resetting|RSX error|reset after)
 
 . /lib/rig.sh
 
-SOAK_MIB=512
+SOAK_MIB=4096
 S=/sys/kernel/ps3vram_swap
 P=/sys/module/ps3vram_dma/parameters
 Z=/sys/module/zswap/parameters
@@ -39,32 +36,32 @@ traffic()
 	echo $((($(rig_column 1 $S/io_stat) + $(rig_column 2 $S/io_stat)) * 4096))
 }
 
-# churn - until $CHURN_ON goes: every 2 s one change of zswap or the
-# fault injection; switching zpool and enabled only every few steps, so
-# that most of the time pages go to VRAM
+# churn - until $CHURN_ON goes: every 2 s one step of a 40 s cycle of
+# zswap changes and stall bursts (4 s of emu_stall_us twice a cycle); each
+# state that keeps pages out of VRAM (the 1 % limit, the other zpool,
+# zswap off) lasts one step, so that most of the time pages go to VRAM
 churn()
 {
-	local step=0 pct
+	local step=0
 
 	while [ -e $CHURN_ON ]; do
 		sleep 2
 		step=$((step + 1))
-		case $((step % 4)) in
-		0) pct=1 ;; 1) pct=30 ;; 2) pct=100 ;; 3) pct=60 ;;
-		esac
-		echo $pct > $Z/max_pool_percent
-		case $((step % 8)) in
-		3) echo "$default" > $Z/zpool ;;
-		4) echo ps3vram > $Z/zpool ;;
-		6) echo N > $Z/enabled ;;
-		7) echo Y > $Z/enabled ;;
-		esac
-		# stall bursts: 4 s of 500 us per completion in every 20 s
-		case $((step % 10)) in
-		0) echo 500 > $P/emu_stall_us ;;
-		2) echo 0 > $P/emu_stall_us ;;
+		case $((step % 20)) in
+		0) echo 1 > $Z/max_pool_percent
+		   echo 500 > $P/emu_stall_us ;;
+		1) echo 100 > $Z/max_pool_percent ;;
+		2|12) echo 0 > $P/emu_stall_us ;;
+		5) echo "$default" > $Z/zpool ;;
+		6) echo ps3vram > $Z/zpool ;;
+		10) echo 50 > $Z/max_pool_percent
+		    echo 500 > $P/emu_stall_us ;;
+		11) echo 100 > $Z/max_pool_percent ;;
+		15) echo N > $Z/enabled ;;
+		16) echo Y > $Z/enabled ;;
 		esac
 	done
+	echo 100 > $Z/max_pool_percent
 	echo ps3vram > $Z/zpool
 	echo Y > $Z/enabled
 	echo 0 > $P/emu_stall_us
