@@ -15,7 +15,7 @@
 #                     every log on the terminal)
 #   make check        every test tier; ends with "N passed, N failed"
 #   make check-unit   userspace unit tests
-#   make check-vm     VM scenarios on 6.1 and 6.12
+#   make check-vm     VM scenarios on 6.1, 6.12 and 7.3
 #   make soak         the soak scenario with SOAK_GIB (20) GiB of swap
 #                     traffic through VRAM per kernel, on 6.1 and 6.12
 #   make bench        every swap tier in one 6.1 boot (tools/bench/tiers.sh),
@@ -164,7 +164,7 @@ check-vm: setup-check tools
 	@$(MAKE) --no-print-directory legacy-$(KVER_7X)
 	@$(TOP)/tools/vm/run-scenarios -k 6.1 -k 6.12 -k 7.3
 
-# make check runs tests/vm/soak.sh with its own small default; this is the
+# make check runs tests/vm/soak.sh with its default of 4 GiB; this is the
 # long run.  SOAK_TIMEOUT is per kernel, in seconds.
 SOAK_GIB ?= 20
 SOAK_TIMEOUT ?= 14400
