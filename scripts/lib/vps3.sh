@@ -4,11 +4,11 @@
 # vps3.sh - the virtual PS3's machine, as tools/vm/run-vm and
 # tests/install/run boot it: QEMU's q35 under TCG with a CPU model the
 # README explains (max without cmpxchg16b), 2 CPUs and 256 MiB of RAM by
-# default, both CPUs run by one host thread unless told otherwise (the
-# README's "Two CPUs on one host thread"), and the VRAM window, an ivshmem-plain device (1af4:1110) of
-# VPS3_VRAM_SIZE at PCI address 0x10, which the software RSX binds when
-# told VPS3_EMU_PCI.  And the kernel log lines that fail a boot.  Sourced,
-# not run; TOP is the work tree:
+# default, both CPUs on one host thread unless told otherwise (the README's
+# "Two CPUs on one host thread"), and the VRAM window, an ivshmem-plain
+# device (1af4:1110) of VPS3_VRAM_SIZE at PCI address 0x10, which the
+# software RSX binds when told VPS3_EMU_PCI.  And the kernel log lines
+# that fail a boot.  Sourced, not run; TOP is the work tree:
 #
 #	. "$TOP/scripts/lib/vps3.sh"
 #	vps3_machine "$cpu" 256 2 single

@@ -11,7 +11,7 @@
 # fills the tier.  The hot set runs five passes: 6.1's zswap writes the
 # cold set back only as fast as one worker can, and three passes were not
 # always enough for that (in one run of make check the third pass still
-# took 63 % of its swap-ins from the disk; 43 % in two runs beside it).
+# took 63 % of its swap-ins from the disk, two runs beside it 40-43 %).
 # In the last hot pass most of the hot set's swap-ins
 # must come from VRAM (loads less zswap's writebacks), not from
 # the disk (pswpin), and the cold set must have gone to the disk
