@@ -33,13 +33,15 @@ say()
 	echo "demo: $*"
 }
 
-# jnum JSON KEY - the value of "KEY": in a one-line JSON object (0 if
-# absent or null)
+# jnum JSON KEY - the value of the first "KEY": in a one-line JSON object
+# (0 if absent or null): the sample's own, as the per-client objects and
+# the block device's "blk" object come after it and repeat keys
 jnum()
 {
 	local v
 
-	v=$(echo "$1" | sed -n "s/.*\"$2\":\([^,}]*\).*/\1/p")
+	v=$(echo "$1" | grep -o "\"$2\":[^,}]*" | head -n 1)
+	v=${v#*:}
 	case "$v" in
 	"" | null) echo 0 ;;
 	*) echo "$v" ;;
