@@ -17,8 +17,12 @@
 # device is unplugged: reads and writes now fail with I/O errors
 # (counted), never stale data, and the module still unloads (unless
 # built in, as on the debug kernel).
+# A host thread per guest CPU (--tcg multi), so that kswapd reclaims beside
+# the workload, as on a PS3's second hardware thread: with both CPUs on
+# one host thread, 7.3 once warned "page allocation failure" for a swap
+# table allocated inside direct reclaim (swap_cluster_alloc_table()).
 #
-# rig: --append "zswap.enabled=0 zswap.max_pool_percent=10 ps3vram_dma.timeout_ms=20" --bin fio --bin mkfs.ext4 --bin e2fsck --module zram --timeout 900
+# rig: --append "zswap.enabled=0 zswap.max_pool_percent=10 ps3vram_dma.timeout_ms=20" --bin fio --bin mkfs.ext4 --bin e2fsck --module zram --timeout 900 --tcg multi
 # rig-kernels: 6.1 7.3 -- the block layer's two interfaces; 6.12 builds the same code as 7.3 (queue_limits, BLK_FEAT_*)
 # rig-allow: ps3vram_dma.*(timed out|resetting|RSX error|reset after|removed with|using the CPU|lost|not stored)|ps3vram:.*outside|I/O error, dev ps3vram|Buffer I/O error on dev ps3vram
 
