@@ -11,11 +11,13 @@
 # that fail a boot.  Sourced, not run; TOP is the work tree:
 #
 #	. "$TOP/scripts/lib/vps3.sh"
-#	vps3_machine "$cpu" 256 2 single
+#	vps3_machine "$cpu" 256 2 "$VPS3_TCG"
 #	vps3_vram
 #	"${VPS3[@]}" -kernel ... -append "$VPS3_CMDLINE ... $VPS3_EMU_PCI"
 
 VPS3_CPU=max,-cx16
+# both guest CPUs on one host thread (vps3_machine THREADS)
+VPS3_TCG=single
 # The kernel command line every boot starts with: the console, a panic
 # ends the VM, printk timestamps (a problem line is a kernel message), and
 # the lockup detectors scaled to an emulated machine.  TCG guests follow the

@@ -63,15 +63,17 @@ kill -STOP "$cw"
 rig_log "cold set: $cold MiB written in $n s, worker $cw stopped"
 
 # The hot set: its fill pushes the cold set out, then its passes fault.
-# The counters are read once pass 4 is done: the last pass is the end
-# state, after the transition in which the cold set still held the tier.
+# The counters are read once the pass before the last is done: the last
+# pass is the end state, after the transition in which the cold set still
+# held the tier.
 HOT_LOG=/tmp/hot.log
+HOT_PASSES=5
 in0=$(rig_vmstat pswpin)
 out0=$(rig_vmstat pswpout)
-rig_log "hot set: $hot MiB, 5 passes"
-swapbench -s "$hot" -p 5 -o random -d text -S 42 > $HOT_LOG 2>&1 &
+rig_log "hot set: $hot MiB, $HOT_PASSES passes"
+swapbench -s "$hot" -p $HOT_PASSES -o random -d text -S 42 > $HOT_LOG 2>&1 &
 hb=$!
-until grep -q '^pass 4/5' $HOT_LOG; do
+until grep -q "^pass $((HOT_PASSES - 1))/$HOT_PASSES" $HOT_LOG; do
 	kill -0 $hb 2>/dev/null || rig_fail "hot swapbench ended early: $(cat $HOT_LOG)"
 	sleep 1
 done
