@@ -205,12 +205,14 @@ rig_swap_active()
 }
 
 # rig_dmesg_check - fail on kernel problem lines in dmesg, less the lines
-# the scenario allows with "# rig-allow:"
+# the scenario allows with "# rig-allow:" and the known upstream report
+# /lib/kernel-upstream.awk describes
 rig_dmesg_check()
 {
 	local bad
 
-	bad=$(dmesg | grep -E "$RIG_KERNEL_PROBLEMS" |
+	bad=$(dmesg | awk -f /lib/kernel-upstream.awk |
+		grep -E "$RIG_KERNEL_PROBLEMS" |
 		{ if [ -s "$RIG_ALLOW" ]; then grep -v -E -f "$RIG_ALLOW"; \
 		  else cat; fi; } | head -n 20)
 	[ -z "$bad" ] && return 0

@@ -1,0 +1,67 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# kernel-upstream.bats - scripts/lib/kernel-upstream.awk, the filter that
+# run-vm and the guest's rig_dmesg_check put in front of the kernel-problems
+# patterns: it takes out the 7.x swap-table allocation report it knows,
+# and nothing else.  kswapd0-7.3.log has that report: its first line as
+# the rig logged it on 7.3 under blk-faults (make check kept only the
+# report's first lines), a call trace along 7.3's mm/swapfile.c path to
+# that allocation, and the start of the Mem-Info dump that follows it.
+#
+#   bats --tap tools/vm/tests/
+
+setup() {
+	load ../../lib/test_helper
+	TMP=$BATS_TEST_TMPDIR
+	TOP=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)
+	FILTER=$TOP/scripts/lib/kernel-upstream.awk
+	LOG=$BATS_TEST_DIRNAME/kswapd0-7.3.log
+	PROBLEMS=$(grep -v -E '^(#|$)' "$TOP/scripts/lib/kernel-problems" | paste -s -d '|')
+}
+
+# problems_of FILE - the kernel problem lines left after the filter, as
+# rig_dmesg_check finds them (with busybox's awk, as in the guest, when
+# the host has busybox)
+problems_of() {
+	local awk=awk
+
+	! command -v busybox > /dev/null || awk="busybox awk"
+	$awk -f "$FILTER" "$1" > "$TMP/out" || fail "the filter failed on $1"
+	grep -E "$PROBLEMS" "$TMP/out" || true
+}
+
+@test "the report as logged has problem lines without the filter" {
+	grep -q -E "$PROBLEMS" "$LOG" || fail "no problem line in $LOG"
+}
+
+@test "the 7.x swap-table allocation report is taken out, the lines around it kept" {
+	[[ -z $(problems_of "$LOG") ]] || fail "left: $(problems_of "$LOG")"
+	grep -q 'kernel-upstream: dropped the report' "$TMP/out" || fail "$(cat "$TMP/out")"
+	grep -q 'before the report' "$TMP/out" || fail "lost the line before: $(cat "$TMP/out")"
+	grep -q 'Mem-Info:' "$TMP/out" || fail "lost the lines after: $(cat "$TMP/out")"
+}
+
+@test "the same report with the project on its stack stays" {
+	sed 's/ cluster_alloc_swap_entry+/ ps3vram_blk_submit+/' "$LOG" > "$TMP/ours.log"
+	[[ $(problems_of "$TMP/ours.log" | grep -c -E 'page allocation failure|Call Trace') -eq 2 ]] ||
+		fail "$(cat "$TMP/out")"
+}
+
+@test "another allocation's failure stays" {
+	sed 's/|__GFP_NOMEMALLOC)/)/' "$LOG" > "$TMP/mode.log"
+	problems_of "$TMP/mode.log" | grep -q 'page allocation failure' || fail "$(cat "$TMP/out")"
+	sed 's/ isolate_lock_cluster+/ shmem_alloc_folio+/' "$LOG" > "$TMP/site.log"
+	problems_of "$TMP/site.log" | grep -q 'page allocation failure' || fail "$(cat "$TMP/out")"
+}
+
+@test "a report cut off before the end of its trace stays" {
+	grep -v '</TASK>' "$LOG" > "$TMP/cut.log"
+	problems_of "$TMP/cut.log" | grep -q 'page allocation failure' || fail "$(cat "$TMP/out")"
+}
+
+@test "a second, different warning after the known report stays" {
+	{ cat "$LOG"; echo "[  170.000001] WARNING: CPU: 0 PID: 1 at mm/ps3vram_swap.c:100"; } > "$TMP/two.log"
+	problems_of "$TMP/two.log" | grep -q 'WARNING: CPU: 0' || fail "$(cat "$TMP/out")"
+	[[ $(problems_of "$TMP/two.log" | wc -l) -eq 1 ]] || fail "$(problems_of "$TMP/two.log")"
+}
