@@ -12,6 +12,7 @@
 # (swapbench's own checksums are proven by corrupt and vram-*).
 #
 # rig: --no-swap --bin fio --timeout 600
+# rig-kernels: 6.1 7.3 -- the block layer's two interfaces; 6.12 builds the same code as 7.3 (queue_limits, BLK_FEAT_*)
 # rig-expect: fail corruption caught by fio, twice
 
 . /lib/rig.sh

@@ -10,6 +10,7 @@
 # the file system clean.  The module refuses to unload while mounted.
 #
 # rig: --no-swap --bin mkfs.ext4 --bin e2fsck --timeout 600
+# rig-kernels: 6.1 7.3 -- the block layer's two interfaces; 6.12 builds the same code as 7.3 (queue_limits, BLK_FEAT_*)
 
 . /lib/rig.sh
 

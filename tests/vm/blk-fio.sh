@@ -16,6 +16,7 @@
 # the debug kernel: none of the loading).  No copy needed the CPU.
 #
 # rig: --no-swap --bin fio --bin blkdiscard --timeout 900
+# rig-kernels: 6.1 7.3 -- the block layer's two interfaces; 6.12 builds the same code as 7.3 (queue_limits, BLK_FEAT_*)
 
 . /lib/rig.sh
 

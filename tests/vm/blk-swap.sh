@@ -11,6 +11,7 @@
 # unloaded while swapped on; after swapoff it can.
 #
 # rig: --append "zswap.enabled=0" --timeout 900
+# rig-kernels: 6.1 7.3 -- the block layer's two interfaces; 6.12 builds the same code as 7.3 (queue_limits, BLK_FEAT_*)
 
 . /lib/rig.sh
 

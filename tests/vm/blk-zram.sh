@@ -10,6 +10,7 @@
 # really went to VRAM and came back from it.
 #
 # rig: --no-swap --module zram --timeout 600
+# rig-kernels: 6.1 7.3 -- the block layer's two interfaces; 6.12 builds the same code as 7.3 (queue_limits, BLK_FEAT_*)
 
 . /lib/rig.sh
 
