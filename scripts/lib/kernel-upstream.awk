@@ -5,7 +5,7 @@
 # unchanged, for the kernel-problems patterns to judge.  Read by
 # tools/vm/run-vm (the console, host side) and by tests/vm/lib/rig.sh in
 # the guest (rig_dmesg_check; the initramfs has this file as
-# /lib/kernel-upstream.awk), with gawk, mawk or busybox awk.
+# /lib/kernel-upstream.awk): POSIX awk (Debian's mawk, busybox awk).
 #
 # A report is the warning line and the lines after it up to the end of
 # its call trace ("</TASK>"; at most 80 lines).  It is dropped only when
@@ -23,8 +23,9 @@
 #   __GFP_NOMEMALLOC and without __GFP_NOWARN.  In kswapd or in direct
 #   reclaim (PF_MEMALLOC: no reclaim of their own, no reserves with
 #   __GFP_NOMEMALLOC) under heavy swapping that fails too; the kernel then
-#   puts the cluster back on the free list and swaps the page out later
-#   (it stays in RAM: nothing is lost), and the page allocator warns.
+#   puts the cluster back on the free list and tries another, or leaves
+#   the page in RAM for now (nothing is lost), and the page allocator
+#   warns.
 #   Any swap device can see it; the rig saw it on 7.3 under blk-faults,
 #   in kswapd0 and in the workload's direct reclaim.
 
