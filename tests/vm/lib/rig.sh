@@ -211,8 +211,8 @@ rig_dmesg_check()
 {
 	local bad
 
-	dmesg > /tmp/kernel-log.all
-	awk -f /lib/kernel-upstream.awk /tmp/kernel-log.all > /tmp/kernel-log ||
+	# the pipeline's status is awk's
+	dmesg | awk -f /lib/kernel-upstream.awk > /tmp/kernel-log ||
 		rig_fail "/lib/kernel-upstream.awk failed on the kernel log"
 	bad=$(grep -E "$RIG_KERNEL_PROBLEMS" /tmp/kernel-log |
 		{ if [ -s "$RIG_ALLOW" ]; then grep -v -E -f "$RIG_ALLOW"; \
