@@ -13,7 +13,13 @@
 #                     build/deb/
 #   make demo         the virtual PS3 swapping to VRAM through zswap (V=1:
 #                     every log on the terminal)
-#   make check        every test tier; ends with "N passed, N failed"
+#   make check        the gate CI runs (under 30 minutes with warm caches):
+#                     unit and KUnit tests, every module build, lint, the
+#                     PS3 cross builds, the series, one VM scenario per
+#                     client and kernel interface; ends with "N passed,
+#                     N failed, N skipped" (docs/checks.md)
+#   make check-full   everything: every VM scenario on every kernel, the
+#                     debug kernel's scenarios, the install tier, the soak
 #   make check-unit   userspace unit tests
 #   make check-vm     VM scenarios on 6.1, 6.12 and 7.3
 #   make soak         the soak scenario with SOAK_GIB (20) GiB of swap
@@ -63,7 +69,7 @@ KDIR ?= $(if $(wildcard $(RUNNING_KDIR)),$(RUNNING_KDIR),/lib/modules/$(KVER_61)
 # kernels can be built side by side without cleaning.
 MOD_SRCS := Kbuild include drivers mm
 
-.PHONY: all modules modules_install install deb setup setup-check demo check check-unit check-vm check-debug lint ps3 \
+.PHONY: all modules modules_install install deb setup setup-check demo check check-full check-unit check-vm check-debug lint ps3 \
 	intree kernels mod-srcs tools clean soak bench bench-program
 all: modules
 
@@ -155,6 +161,9 @@ demo:
 check: setup-check
 	@$(TOP)/tests/run-check
 
+check-full: setup-check
+	@$(TOP)/tests/run-check --full
+
 check-unit: setup
 	@$(MAKE) --no-print-directory -C $(TOP)/tests/unit
 
@@ -164,8 +173,8 @@ check-vm: setup-check tools
 	@$(MAKE) --no-print-directory legacy-$(KVER_7X)
 	@$(TOP)/tools/vm/run-scenarios -k 6.1 -k 6.12 -k 7.3
 
-# make check runs tests/vm/soak.sh with its default of 4 GiB; this is the
-# long run.  SOAK_TIMEOUT is per kernel, in seconds.
+# make check-full runs tests/vm/soak.sh with its default of 4 GiB; this is
+# the long run.  SOAK_TIMEOUT is per kernel, in seconds.
 SOAK_GIB ?= 20
 SOAK_TIMEOUT ?= 14400
 soak: setup tools

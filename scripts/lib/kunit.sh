@@ -128,3 +128,30 @@ with open(sys.argv[1]) as f:
 	walk(json.load(f), "")
 EOF
 }
+
+# kunit_tap OUT - OUT.json's cases as TAP: a plan, then "ok N SUITE.CASE",
+# "not ok N ..." (failed, crashed or missing) or "ok N ... # SKIP"
+kunit_tap()
+{
+	python3 - "$1.json" <<'EOF'
+import json, sys
+
+def walk(group, prefix, out):
+	for case in group.get("test_cases", []):
+		out.append((prefix + (case["name"] or "(missing)"), case["status"]))
+	for sub in group.get("sub_groups", []):
+		walk(sub, sub["name"] + ".", out)
+
+cases = []
+with open(sys.argv[1]) as f:
+	walk(json.load(f), "", cases)
+print("1..%d" % len(cases))
+for n, (name, status) in enumerate(cases, 1):
+	if status == "PASS":
+		print("ok %d %s" % (n, name))
+	elif status == "SKIP":
+		print("ok %d %s # SKIP" % (n, name))
+	else:
+		print("not ok %d %s (%s)" % (n, name, status))
+EOF
+}
