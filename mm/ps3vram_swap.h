@@ -23,7 +23,7 @@
  * Kernel versions: 6.1-6.4 have shrink and zpool_ops->evict (the driver
  * keeps the LRU); 6.5 moved the LRU into zswap; 6.10 renamed total_size to
  * total_pages; 6.15 replaced map/unmap with obj_read_begin/end and
- * obj_write; 6.16 added a NUMA node to malloc.  mm/Kbuild tells which
+ * obj_write; 6.16 added a NUMA node to malloc.  mm/Makefile tells which
  * interface <linux/zpool.h> has (PS3VRAM_ZPOOL_*), so backports work too.
  * Only 6.1 and 6.12 are boot tested; the others are written from the
  * interfaces.
@@ -47,7 +47,7 @@
  * compressor mutex, on writeback from its shrink worker.  6.8 and later
  * lock first, then map: true saves that copy there.  The module parameter
  * sleep_mapped forces true on these kernels, for tools/bench/cpu.sh to
- * measure that copy.  mm/Kbuild defines
+ * measure that copy.  mm/Makefile defines
  * PS3VRAM_ZPOOL_MAP_FIRST from the kernel's VERSION and PATCHLEVEL (below
  * 6.8): no header of 6.5-6.7 differs usefully from 6.8's.
  */

@@ -6,7 +6,7 @@
  * a test file, before any other header.
  *
  * Built once per zpool interface: the Makefile compiles every swap test
- * file once per kernel, with the PS3VRAM_ZPOOL_* macros mm/Kbuild derives
+ * file once per kernel, with the PS3VRAM_ZPOOL_* macros mm/Makefile derives
  * from that kernel's <linux/zpool.h>, and shim/zpool_exact.h gives each
  * build its kernel's struct zpool_driver, field for field.  The wrappers
  * below are the calls zswap makes on that kernel (map/unmap or

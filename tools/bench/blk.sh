@@ -8,9 +8,9 @@
 # reads and writes (MB/s), each for RUNTIME seconds after a full write of
 # the area, twice per device in the order ps3vram, brd, brd, ps3vram.
 # Prints one BENCH line per device and test, and the ratio ps3vram / brd.
-# Under TCG the guest CPU is 50-85x slower than a PS3's, and brd's copies
-# are guest CPU work while ps3vram's run in the software RSX (also guest
-# CPU): the ratio compares the drivers' paths, not the hardware.
+# Under TCG the guest CPU is 50-85x slower than the host's, and brd's
+# copies are guest CPU work while ps3vram's run in the software RSX (also
+# guest CPU): the ratio compares the drivers' paths, not the hardware.
 #
 # Then the historic table (issue 14): sequential 1 MiB direct reads and
 # writes, one job over 64 MiB, on /dev/ps3vram and on

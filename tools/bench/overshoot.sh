@@ -23,7 +23,8 @@ COPIES=20000
 # percentile of a "le_ns count" histogram
 hist_pct()
 {
-	awk -v pct="$2" '!/^#/ { le[n] = $1; c[n++] = $2; total += $2 }
+	awk -v pct="$2" 'BEGIN { n = 0 }
+		!/^#/ { le[n] = $1; c[n] = $2; n++; total += $2 }
 		END { want = total * pct / 100; for (i = 0; i < n; i++) {
 			seen += c[i]; if (seen >= want) { print le[i]; exit } } }' "$1"
 }

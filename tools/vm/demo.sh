@@ -21,8 +21,6 @@
 #
 # rig: --append "zswap.enabled=1 zswap.zpool=ps3vram zswap.max_pool_percent=130" --timeout 1200
 
-. /lib/rig.sh
-
 # Seconds between two monitor lines.
 INTERVAL=10
 WORK=/tmp/demo
@@ -60,18 +58,24 @@ wait_hist()
 }
 
 # hist_summary BEFORE AFTER - "WAITS P50 P90 P99 MAX" in microseconds over
-# the waits between two histogram reads (each the upper bound of its
-# bucket); nothing when no wait was counted
+# the waits between two reads of the engine's wait histogram (a "# le_ns
+# count" line, then "LE_NS COUNT" per non-empty bucket, in ascending
+# order): a percentile is the upper bound of the first bucket at which the
+# running count reaches ceil(WAITS * PCT / 100), wait_stat's rule, and MAX
+# the bound of the last bucket that gained waits; nothing when no wait was
+# counted
 hist_summary()
 {
-	awk 'NR == FNR { if ($1 !~ /^#/) b[$1] = $2; next }
+	awk 'BEGIN { n = 0 }
+	     FILENAME == ARGV[1] { if ($1 !~ /^#/) b[$1] = $2; next }
 	     $1 !~ /^#/ && $2 - b[$1] > 0 {
 		le[n] = $1; c[n] = $2 - b[$1]; tot += c[n]; n++ }
-	     function pct(p,   i, s) {
-		for (i = 0; i < n; i++) { s += c[i]; if (s >= p * tot) break }
+	     function pct(p,   i, s, want) {
+		want = int((tot * p + 99) / 100)
+		for (i = 0; i < n; i++) { s += c[i]; if (s >= want) break }
 		return le[i] / 1000 }
 	     END { if (tot > 0) printf "%d %.1f %.1f %.1f %.1f\n", tot,
-		pct(0.5), pct(0.9), pct(0.99), le[n - 1] / 1000 }' "$1" "$2"
+		pct(50), pct(90), pct(99), le[n - 1] / 1000 }' "$1" "$2"
 }
 
 # monitor - ps3vram-stat's lines cut to the columns a person follows,
@@ -122,6 +126,7 @@ summary()
 		"$(($(jnum "$a" dma_timeouts) - $(jnum "$b" dma_timeouts)))" \
 		"$hist" |
 	awk 'function mib(x) { return x / 1048576 }
+	function rate(x) { return s > 0 ? mib(x) / s : 0 }
 	function us(x) {
 		return x >= 1000 ? sprintf("%.1f ms", x / 1000) : sprintf("%.1f us", x) }
 	{
@@ -130,11 +135,11 @@ summary()
 		printf "demo: %d MiB of checked pages on %d MiB of RAM, in %.0f s:\n",
 			size, ram, s
 		printf "demo:   to VRAM    %6.1f MiB (%d pages), %5.1f MiB/s, %.1fx compressed\n",
-			mib(st * pg), st, mib(st * pg) / s, up ? st * pg / up : 0
+			mib(st * pg), st, rate(st * pg), up ? st * pg / up : 0
 		printf "demo:   back       %6.1f MiB (%d pages), %5.1f MiB/s\n",
-			mib(ld * pg), ld, mib(ld * pg) / s
+			mib(ld * pg), ld, rate(ld * pg)
 		printf "demo:   DMA copies %6.1f MiB up, %.1f MiB down: %.1f and %.1f MiB/s\n",
-			mib(up), mib(down), mib(up) / s, mib(down) / s
+			mib(up), mib(down), rate(up), rate(down)
 		printf "demo:   to disk    %6.1f MiB (%d pages), back %.1f MiB (%d pages)\n",
 			mib(out * pg), out, mib(din * pg), din
 		if ($16 == "-")
@@ -151,6 +156,11 @@ summary()
 			printf "demo:   %d MISMATCHES in %d reads checked\n", bad, ver
 	}'
 }
+
+# tools/vm/tests/demo.bats sources this file for the functions above
+[ -z "${DEMO_FUNCTIONS_ONLY:-}" ] || return 0
+
+. /lib/rig.sh
 
 mkdir -p "$WORK"
 [ "$(rig_param zswap.zpool)" = ps3vram ] ||
