@@ -10,7 +10,7 @@
 # software RSX binds when told VPS3_EMU_PCI.  And the kernel log lines
 # that fail a boot.  Sourced, not run; TOP is the work tree:
 #
-#	. "$TOP/scripts/lib/vps3.sh"
+#	. "$TOP/tools/vm/lib/vps3.sh"
 #	vps3_machine "$cpu" 256 2 "$VPS3_TCG"
 #	vps3_vram
 #	"${VPS3[@]}" -kernel ... -append "$VPS3_CMDLINE ... $VPS3_EMU_PCI"
@@ -35,7 +35,7 @@ VPS3_EMU_PCI=ps3vram_dma.emu_pci=0000:00:10.0
 # ("[   12.345678] ", printk.time=1 above), never a program's own output
 VPS3_KMSG='\[ *[0-9]+\.[0-9]{6}\] '
 # extended regular expressions, one per line in the file, joined by |
-VPS3_PROBLEMS=$(grep -v -E '^(#|$)' "$TOP/scripts/lib/kernel-problems" | paste -s -d '|')
+VPS3_PROBLEMS=$(grep -v -E '^(#|$)' "$TOP/tools/vm/lib/kernel-problems" | paste -s -d '|')
 
 # vps3_machine CPU MEM SMP THREADS - the machine, no kernel, disks or
 # VRAM yet, into VPS3[]; MEM in MiB; THREADS "single" (one host thread runs
