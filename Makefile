@@ -54,7 +54,7 @@ kver = $(lastword $(sort $(filter-out %-cloud-amd64 %-rt-amd64, \
 	$(patsubst /boot/vmlinuz-%,%,$(wildcard /boot/vmlinuz-$(1).*-amd64)))))
 KVER_61 = $(call kver,6.1)
 KVER_612 = $(call kver,6.12)
-# Debian's 7.x from trixie-backports, unpacked by tools/kernels/kernel-7x
+# Debian's 7.x from trixie-backports, unpacked by tools/vm/kernels/kernel-7x
 # (make check prepares it; nothing is installed).
 CACHE := $(or $(PS3VRAM_CACHE),/var/cache/ps3vram-swap)
 KVER_7X = $(notdir $(realpath $(CACHE)/kernels/current-7.3))
@@ -136,7 +136,7 @@ deb:
 		$(BUILD)/deb/
 
 # kernels: the releases "make check" builds modules for and boots (7.x
-# once tools/kernels/kernel-7x has prepared it)
+# once tools/vm/kernels/kernel-7x has prepared it)
 kernels:
 	@echo $(KVER_61) $(KVER_612) $(KVER_7X)
 
@@ -144,7 +144,7 @@ kernels:
 setup-check: setup
 	@mkdir -p $(BUILD)
 	@echo "setup: Debian's 7.x kernel for the rig (log: build/kernel-7x.log)"
-	@$(TOP)/tools/kernels/kernel-7x prepare > $(BUILD)/kernel-7x.log 2>&1 || \
+	@$(TOP)/tools/vm/kernels/kernel-7x prepare > $(BUILD)/kernel-7x.log 2>&1 || \
 		{ tail -n 20 $(BUILD)/kernel-7x.log; exit 1; }
 
 # For the scripts that build the modules themselves (scripts/lib/modules.sh)

@@ -6,7 +6,7 @@
 # (checkpatch, kernel-doc), scripts/ps3-build (the PS3 cross build, out of
 # tree with O=), scripts/intree (the patch series, in-tree builds) and
 # scripts/debug-kernel; ksrc_unpack also unpacks the 7.x source of
-# tools/kernels/kernel-7x.  Sourced, not run; the cache directory is
+# tools/vm/kernels/kernel-7x.  Sourced, not run; the cache directory is
 # $PS3VRAM_CACHE/src (default /var/cache/ps3vram-swap/src):
 #
 #	. "$TOP/scripts/lib/ksrc.sh"

@@ -22,7 +22,7 @@
 # "page allocation failure" for a swap table it allocates in kswapd or
 # direct reclaim (once with both CPUs on one host thread, once with a
 # thread each): the kernel's own report, with nothing of ours on the
-# stack, that scripts/lib/kernel-upstream.awk takes out.
+# stack, that tools/vm/lib/kernel-upstream.awk takes out.
 #
 # rig: --append "zswap.enabled=0 zswap.max_pool_percent=10 ps3vram_dma.timeout_ms=20" --bin fio --bin mkfs.ext4 --bin e2fsck --module zram --timeout 900 --tcg multi
 # rig-kernels: 6.1 7.3 -- the block layer's two interfaces; 6.12 builds the same code as 7.3 (queue_limits, BLK_FEAT_*)

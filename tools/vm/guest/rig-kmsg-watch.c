@@ -10,7 +10,7 @@
  * gets to say that the fault was caught.  This watcher locks all its memory
  * first, reads kernel messages from /dev/kmsg, and when one contains a
  * PATTERN it gives the verdict itself, the way rig_caught in
- * tests/vm/lib/rig.sh does, and powers the guest off.
+ * tools/vm/guest/rig.sh does, and powers the guest off.
  *
  * The verdict is "FAIL: WHAT: MESSAGE" only if every -n check holds (a
  * counter moved past its value at the start, e.g. faults injected and

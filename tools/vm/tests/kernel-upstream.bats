@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# kernel-upstream.bats - scripts/lib/kernel-upstream.awk, the filter that
+# kernel-upstream.bats - tools/vm/lib/kernel-upstream.awk, the filter that
 # run-vm and the guest's rig_dmesg_check put in front of the kernel-problems
 # patterns: it takes out the 7.x swap-table allocation report it knows,
 # and nothing else.  kswapd0-7.3.log has that report: its first line as
@@ -15,9 +15,9 @@ setup() {
 	load ../../lib/test_helper
 	TMP=$BATS_TEST_TMPDIR
 	TOP=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)
-	FILTER=$TOP/scripts/lib/kernel-upstream.awk
+	FILTER=$TOP/tools/vm/lib/kernel-upstream.awk
 	LOG=$BATS_TEST_DIRNAME/kswapd0-7.3.log
-	PROBLEMS=$(grep -v -E '^(#|$)' "$TOP/scripts/lib/kernel-problems" | paste -s -d '|')
+	PROBLEMS=$(grep -v -E '^(#|$)' "$TOP/tools/vm/lib/kernel-problems" | paste -s -d '|')
 }
 
 # problems_of FILE - the kernel problem lines left after the filter, as

@@ -3,7 +3,7 @@
 # kernel-upstream.awk - a kernel log, less the reports of a known upstream
 # kernel warning that is none of the project's.  Everything else passes
 # unchanged, for the kernel-problems patterns to judge.  Read by
-# tools/vm/run-vm (the console, host side) and by tests/vm/lib/rig.sh in
+# tools/vm/run-vm (the console, host side) and by tools/vm/guest/rig.sh in
 # the guest (rig_dmesg_check; the initramfs has this file as
 # /lib/kernel-upstream.awk): POSIX awk (Debian's mawk, busybox awk).
 #

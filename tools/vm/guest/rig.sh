@@ -29,7 +29,7 @@ RIG_ZSWAP_DEBUGFS=/sys/kernel/debug/zswap
 # shellcheck disable=SC2034 # for the scenarios and /init
 RIG_HOST=/usr/local/bin
 
-# Kernel log lines that fail a run: scripts/lib/kernel-problems, which
+# Kernel log lines that fail a run: tools/vm/lib/kernel-problems, which
 # run-vm also scans the console with
 RIG_KERNEL_PROBLEMS=$(grep -v -E '^(#|$)' /lib/kernel-problems 2>/dev/null |
 	paste -s -d '|')
