@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ps3vram_dma core internals shared by engine.c (life cycle, registry,
- * debugfs), xfer.c (copies, slots, resets), claim.c (VRAM claims) and
- * sysfs.c.  Backends see only internal.h.
+ * debugfs), xfer.c (copies, slots), recover.c (resets), claim.c (VRAM
+ * claims) and sysfs.c.  Backends see only internal.h.
  */
 #ifndef _PS3VRAM_DMA_CORE_H
 #define _PS3VRAM_DMA_CORE_H
@@ -149,9 +149,23 @@ extern const struct kobj_type ps3vram_dma_ktype;
 extern const struct attribute_group *ps3vram_dma_groups[];
 extern const struct kobj_type ps3vram_dma_client_ktype;
 
-/* xfer.c */
+/* Transfer life cycle (xfer->state, under dma->lock), see xfer.c. */
+enum ps3vram_dma_xfer_state {
+	PS3VRAM_XFER_IDLE,
+	PS3VRAM_XFER_INFLIGHT,
+	PS3VRAM_XFER_FENCING,
+	PS3VRAM_XFER_DONE,
+};
 
-int ps3vram_dma_reset_locked(struct ps3vram_dma *dma, int status);
+/* xfer.c */
+void ps3vram_dma_finish(struct ps3vram_dma *dma, struct ps3vram_dma_xfer *xfer,
+			int status);
+int ps3vram_dma_poll(struct ps3vram_dma *dma,
+		     bool (*done)(struct ps3vram_dma *dma, void *arg), void *arg);
+
+/* recover.c */
+int ps3vram_dma_reset_locked(struct ps3vram_dma *dma, int status,
+			     struct ps3vram_dma_xfer *timed_out);
 void ps3vram_dma_detach(struct ps3vram_dma *dma);
 
 #endif /* _PS3VRAM_DMA_CORE_H */

@@ -13,10 +13,10 @@
  *
  * Removal: ps3vram_dma_engine_remove() may run while clients exist (the
  * emulator's PCI device can be unplugged).  It unregisters the engine,
- * fails the copies in flight (xfer.c), deletes the whole sysfs and debugfs
- * tree at once, and drops the registry's reference; every client holds
- * one too, and the last put calls the backend's release(), which frees
- * the XDR buffer the clients' staging slots live in.  A client's sysfs
+ * fails the copies in flight (recover.c), deletes the whole sysfs and
+ * debugfs tree at once, and drops the registry's reference; every client
+ * holds one too, and the last put calls the backend's release(), which
+ * frees the XDR buffer the clients' staging slots live in.  A client's sysfs
  * directory goes when the client is destroyed, even if someone still
  * holds a reference to its kobject.
  *
@@ -25,9 +25,10 @@
  * waits for sysfs readers, and no sysfs show() takes it.  It is never
  * taken with the engine's fifo_lock or lock held.
  *
- * The other files: xfer.c (copies, resets, staging slots), claim.c (VRAM
- * claims), sysfs.c, hist.c (the wait histogram), ring.c (the RSX command
- * FIFO), rsx.h (the RSX protocol constants).
+ * The other files: xfer.c (copies, staging slots), recover.c (resets and
+ * their fence, removal), claim.c (VRAM claims), sysfs.c, hist.c (the wait
+ * histogram), ring.c (the RSX command FIFO), rsx.h (the RSX protocol
+ * constants).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -169,7 +170,7 @@ struct ps3vram_dma *ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
 	}
 
 	mutex_lock(&dma->fifo_lock);
-	ret = ps3vram_dma_reset_locked(dma, -EIO);
+	ret = ps3vram_dma_reset_locked(dma, -EIO, NULL);
 	mutex_unlock(&dma->fifo_lock);
 	if (ret)
 		goto put;

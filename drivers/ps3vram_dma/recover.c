@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ps3vram_dma recovery: engine resets, their fence, and removal
+ *
+ * A copy that times out, a notifier that never comes free or a FIFO that
+ * does not drain (xfer.c) resets the engine; so does a client's
+ * ps3vram_dma_reset() and the engine's removal.
+ *
+ *  - Reset: the backend stops the GPU and rewinds GET/PUT, the ring is
+ *    re-bound, and then fenced: a NOTIFY with no copy is queued and waited
+ *    for (same policy, up to timeout_ms), and every notifier is set idle
+ *    again.  A copy the GPU had started before the reset can still land
+ *    after it (its bytes in VRAM or in the staging slot, its NOTIFY on its
+ *    notifier); the GPU executes in order, so once the fence is done
+ *    nothing of it can land any more.  Only then do the copies that were in
+ *    flight complete (-EIO, or -ETIMEDOUT for the one that timed out), so
+ *    their clients cannot reuse or give back a slot, and nobody can take a
+ *    notifier, that the GPU may still write.  A fence that does not
+ *    complete resets again, PS3VRAM_DMA_FENCE_TRIES times in all; then the
+ *    engine is broken and every copy fails with -EIO.
+ *  - Removal (ps3vram_dma_engine_remove(), engine.c): copies in flight are
+ *    reset and complete with -ENODEV; afterwards submits, resets and CPU
+ *    reads and writes fail with -ENODEV without calling the backend, while
+ *    staging slots (the XDR buffer, freed by the backend's release() with
+ *    the last reference) keep working until the clients are gone.
+ *
+ * Locking: as xfer.c: resets run under dma->fifo_lock, and take dma->lock
+ * inside it for the transfers in flight.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitops.h>
+#include <linux/device.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/ps3vram_dma.h>
+#include <linux/spinlock.h>
+
+#include "core.h"
+
+/* Resets in a row whose fence did not complete before the engine is broken. */
+#define PS3VRAM_DMA_FENCE_TRIES		3
+
+static bool ps3vram_dma_poll_fence(struct ps3vram_dma *dma, void *arg)
+{
+	return dma->hw->ops->notifier_done(dma->hw, *(unsigned int *)arg);
+}
+
+/*
+ * After a reset: re-bind, then queue a NOTIFY with no copy and wait for it.
+ * The GPU executes in order, so when it is written every copy started
+ * before the reset has landed.  @failed are the notifiers of the copies
+ * that were in flight: each may still receive one late NOTIFY.  The fence
+ * takes a notifier that is not among them; when there is none, it takes
+ * the top one twice, as the first "done" seen there may be the late NOTIFY
+ * of the failed copy and not the fence (which is queued behind it).
+ * Then every notifier is set idle.  Returns 0 or -ETIMEDOUT.
+ */
+static int ps3vram_dma_fence(struct ps3vram_dma *dma, unsigned long failed)
+{
+	const struct ps3vram_dma_hw_ops *ops = dma->hw->ops;
+	unsigned int n, rounds = 1;
+
+	lockdep_assert_held(&dma->fifo_lock);
+
+	n = PS3VRAM_NR_NOTIFIERS - 1;
+	while (n > dma->first_notifier && test_bit(n, &failed))
+		n--;
+	if (test_bit(n, &failed)) {
+		n = PS3VRAM_NR_NOTIFIERS - 1;
+		rounds = 2;
+	}
+
+	ps3vram_ring_init(&dma->ring, dma->ring.base, PS3VRAM_FIFO_SIZE);
+	ps3vram_ring_bind(&dma->ring);
+	while (rounds--) {
+		ops->notifier_reset(dma->hw, n);
+		ps3vram_ring_notify(&dma->ring, n);
+		ops->kick(dma->hw, ps3vram_ring_put(&dma->ring));
+		if (ps3vram_dma_poll(dma, ps3vram_dma_poll_fence, &n))
+			return -ETIMEDOUT;
+	}
+	for (n = dma->first_notifier; n < PS3VRAM_NR_NOTIFIERS; n++)
+		ops->notifier_reset(dma->hw, n);
+	return 0;
+}
+
+/**
+ * ps3vram_dma_reset_locked() - reset the engine, fence, fail the copies
+ * @dma: the engine
+ * @status: what the transfers in flight complete with: -ETIMEDOUT when
+ *	they all overran the timeout, -EIO when they are collateral of
+ *	somebody else's, -ENODEV on removal
+ * @timed_out: the transfer whose timeout caused the reset, which completes
+ *	with -ETIMEDOUT; or NULL
+ *
+ * Resets the backend and fences (see the top of the file), then completes
+ * every transfer that was in flight.  The caller holds fifo_lock.
+ *
+ * Return: 0; the backend's error when it could not reset the GPU, or -EIO
+ * when the fence never completed: either way the engine is broken.
+ */
+int ps3vram_dma_reset_locked(struct ps3vram_dma *dma, int status,
+			     struct ps3vram_dma_xfer *timed_out)
+{
+	struct ps3vram_dma_xfer *xfer;
+	unsigned long failed;
+	unsigned int n, tries;
+	int ret, err;
+
+	lockdep_assert_held(&dma->fifo_lock);
+
+	/* No waiter may complete these before the fence is done. */
+	spin_lock(&dma->lock);
+	failed = dma->notifier_busy;
+	for_each_set_bit(n, &failed, PS3VRAM_NR_NOTIFIERS)
+		WRITE_ONCE(dma->inflight[n]->state, PS3VRAM_XFER_FENCING);
+	spin_unlock(&dma->lock);
+
+	for (tries = 1; ; tries++) {
+		atomic64_inc(&dma->stat[PS3VRAM_DMA_RESETS]);
+		ret = dma->hw->ops->reset(dma->hw);
+		if (ret) {
+			dev_err(dma->hw->dev, "engine reset failed: %d\n", ret);
+			break;
+		}
+		ret = ps3vram_dma_fence(dma, failed);
+		if (!ret)
+			break;
+		if (tries == PS3VRAM_DMA_FENCE_TRIES) {
+			dev_err(dma->hw->dev, "reset fence did not complete %u times, giving up\n",
+				tries);
+			ret = -EIO;
+			break;
+		}
+		dev_warn(dma->hw->dev, "reset fence did not complete, resetting again\n");
+	}
+	dma->broken = ret != 0;
+
+	spin_lock(&dma->lock);
+	for_each_set_bit(n, &failed, PS3VRAM_NR_NOTIFIERS) {
+		xfer = dma->inflight[n];
+		err = xfer == timed_out ? -ETIMEDOUT : status;
+		ps3vram_dma_count(xfer->client, err == -ETIMEDOUT ?
+				  PS3VRAM_DMA_TIMEOUTS : PS3VRAM_DMA_FAILED, 1);
+		ps3vram_dma_finish(dma, xfer, err);
+	}
+	spin_unlock(&dma->lock);
+	return ret;
+}
+
+/**
+ * ps3vram_dma_reset() - reset the engine
+ * @client: any client of the engine
+ *
+ * Copies in flight, of every client, complete with -EIO once the reset's
+ * fence shows that the GPU is done with them.
+ *
+ * Return: 0; the backend's error when the GPU could not be reset, or -EIO
+ * when the fence after it never completed (the engine then fails every
+ * copy with -EIO until a reset succeeds); -ENODEV when the engine was
+ * removed.
+ */
+int ps3vram_dma_reset(struct ps3vram_dma_client *client)
+{
+	struct ps3vram_dma *dma = client->dma;
+	int ret = -ENODEV;
+
+	mutex_lock(&dma->fifo_lock);
+	if (!dma->removed)
+		ret = ps3vram_dma_reset_locked(dma, -EIO, NULL);
+	mutex_unlock(&dma->fifo_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ps3vram_dma_reset);
+
+/*
+ * Engine removal, core side: fail the copies in flight (reset and fenced
+ * while the backend is still there) with -ENODEV, then stop calling the
+ * backend.  Called by ps3vram_dma_engine_remove().
+ */
+void ps3vram_dma_detach(struct ps3vram_dma *dma)
+{
+	mutex_lock(&dma->fifo_lock);
+	if (READ_ONCE(dma->notifier_busy))
+		ps3vram_dma_reset_locked(dma, -ENODEV, NULL);
+	WRITE_ONCE(dma->removed, true);
+	/* Pairs with smp_mb__after_atomic() in ps3vram_dma_peek_notifier(). */
+	smp_mb();
+	while (atomic_read(&dma->peekers))
+		cpu_relax();
+	mutex_unlock(&dma->fifo_lock);
+}
