@@ -46,15 +46,22 @@ enum ps3vram_dma_stat_item {
  * @hw: the backend
  * @fifo_lock: serialises the ring, kicks and resets
  * @ring: CPU side of the FIFO; under @fifo_lock
- * @lock: protects @notifier_busy, @inflight, transfer states, @slot_map
+ * @lock: protects @notifier_busy, @notifier_quarantine, @inflight,
+ *	transfer states, @slot_map, the slots' quarantine and its counts
  * @notifier_busy: notifiers owned by a transfer in flight (or failed by a
  *	reset whose fence is not done yet)
+ * @notifier_quarantine: notifiers of copies failed by a reset whose fence
+ *	never completed: the GPU may still write them; out of use until a
+ *	reset's fence completes (recover.c)
  * @nr_notifiers: copies in flight at most, 1..PS3VRAM_NR_NOTIFIERS
  * @first_notifier: the lowest notifier used; the engine uses the rest up to 7
  * @inflight: the transfer each busy notifier reports for
  * @slots: the staging slots, after the FIFO in the XDR buffer
  * @nr_slots: how many
- * @slot_map: slots in use
+ * @slot_map: slots in use, by a client or parked in quarantine
+ * @slots_quarantined: slots whose ->quarantined is set: a copy failed by a
+ *	reset whose fence never completed targets them
+ * @slots_parked: quarantined slots their client gave back
  * @slot_wait: where ps3vram_dma_slot_get() sleeps for a free slot
  * @clients: claims sorted by VRAM start; under ps3vram_dma_list_lock
  * @nr_clients: length of @clients
@@ -78,12 +85,15 @@ struct ps3vram_dma {
 	struct ps3vram_ring ring;
 	spinlock_t lock;		/* see above */
 	unsigned long notifier_busy;
+	unsigned long notifier_quarantine;
 	unsigned int nr_notifiers;
 	unsigned int first_notifier;
 	struct ps3vram_dma_xfer *inflight[PS3VRAM_NR_NOTIFIERS];
 	struct ps3vram_dma_slot *slots;
 	unsigned int nr_slots;
 	unsigned long *slot_map;
+	unsigned int slots_quarantined;
+	unsigned int slots_parked;
 	wait_queue_head_t slot_wait;
 	struct list_head clients;
 	unsigned int nr_clients;

@@ -18,6 +18,16 @@
  *    notifier, that the GPU may still write.  A fence that does not
  *    complete resets again, PS3VRAM_DMA_FENCE_TRIES times in all; then the
  *    engine is broken and every copy fails with -EIO.
+ *  - Quarantine: when the engine breaks, the copies in flight still
+ *    complete (their clients cannot wait for ever), but nothing shows that
+ *    the GPU is done with them: a copy it had started may land at any
+ *    time.  So their notifiers, and their staging slots, are quarantined:
+ *    a slot given back is parked, not freed, and no copy takes the
+ *    notifiers (nor can any, while the engine is broken).  The next reset
+ *    whose fence completes proves the GPU idle: every copy it had started
+ *    has landed.  That reset releases the quarantine (parked slots become
+ *    free); its fence counts the quarantined notifiers among those that
+ *    may still receive a late NOTIFY.
  *  - Removal (ps3vram_dma_engine_remove(), engine.c): copies in flight are
  *    reset and complete with -ENODEV; afterwards submits, resets and CPU
  *    reads and writes fail with -ENODEV without calling the backend, while
@@ -25,7 +35,8 @@
  *    the last reference) keep working until the clients are gone.
  *
  * Locking: as xfer.c: resets run under dma->fifo_lock, and take dma->lock
- * inside it for the transfers in flight.
+ * inside it for the transfers in flight and the quarantine, which
+ * ps3vram_dma_slot_put() reads under dma->lock alone.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -35,6 +46,7 @@
 #include <linux/mutex.h>
 #include <linux/ps3vram_dma.h>
 #include <linux/spinlock.h>
+#include <linux/wait.h>
 
 #include "core.h"
 
@@ -85,6 +97,50 @@ static int ps3vram_dma_fence(struct ps3vram_dma *dma, unsigned long failed)
 	return 0;
 }
 
+/*
+ * The GPU may still complete @xfer, failed by a reset whose fence never
+ * completed: keep its notifier and its slot out of use.
+ */
+static void ps3vram_dma_quarantine(struct ps3vram_dma *dma,
+				   struct ps3vram_dma_xfer *xfer)
+{
+	lockdep_assert_held(&dma->lock);
+
+	set_bit(xfer->notifier, &dma->notifier_quarantine);
+	if (!xfer->slot->quarantined) {
+		xfer->slot->quarantined = true;
+		dma->slots_quarantined++;
+	}
+}
+
+/*
+ * A fence completed: nothing the GPU had started can land any more.
+ * Parked slots become free; returns whether there were any.
+ */
+static bool ps3vram_dma_quarantine_release(struct ps3vram_dma *dma)
+{
+	struct ps3vram_dma_slot *slot;
+	unsigned int i;
+	bool freed = dma->slots_parked;
+
+	lockdep_assert_held(&dma->lock);
+
+	dma->notifier_quarantine = 0;
+	for (i = 0; dma->slots_quarantined && i < dma->nr_slots; i++) {
+		slot = &dma->slots[i];
+		if (!slot->quarantined)
+			continue;
+		slot->quarantined = false;
+		dma->slots_quarantined--;
+		if (slot->parked) {
+			slot->parked = false;
+			clear_bit(i, dma->slot_map);
+		}
+	}
+	dma->slots_parked = 0;
+	return freed;
+}
+
 /**
  * ps3vram_dma_reset_locked() - reset the engine, fence, fail the copies
  * @dma: the engine
@@ -95,7 +151,9 @@ static int ps3vram_dma_fence(struct ps3vram_dma *dma, unsigned long failed)
  *	with -ETIMEDOUT; or NULL
  *
  * Resets the backend and fences (see the top of the file), then completes
- * every transfer that was in flight.  The caller holds fifo_lock.
+ * every transfer that was in flight.  When the fence never completes,
+ * their notifiers and slots are quarantined; when it does, the quarantine
+ * of an earlier failure is released.  The caller holds fifo_lock.
  *
  * Return: 0; the backend's error when it could not reset the GPU, or -EIO
  * when the fence never completed: either way the engine is broken.
@@ -104,17 +162,20 @@ int ps3vram_dma_reset_locked(struct ps3vram_dma *dma, int status,
 			     struct ps3vram_dma_xfer *timed_out)
 {
 	struct ps3vram_dma_xfer *xfer;
-	unsigned long failed;
+	unsigned long busy, failed;
 	unsigned int n, tries;
+	bool freed = false;
 	int ret, err;
 
 	lockdep_assert_held(&dma->fifo_lock);
 
 	/* No waiter may complete these before the fence is done. */
 	spin_lock(&dma->lock);
-	failed = dma->notifier_busy;
-	for_each_set_bit(n, &failed, PS3VRAM_NR_NOTIFIERS)
+	busy = dma->notifier_busy;
+	for_each_set_bit(n, &busy, PS3VRAM_NR_NOTIFIERS)
 		WRITE_ONCE(dma->inflight[n]->state, PS3VRAM_XFER_FENCING);
+	/* A late NOTIFY may come on these, and on quarantined ones. */
+	failed = busy | dma->notifier_quarantine;
 	spin_unlock(&dma->lock);
 
 	for (tries = 1; ; tries++) {
@@ -138,14 +199,20 @@ int ps3vram_dma_reset_locked(struct ps3vram_dma *dma, int status,
 	dma->broken = ret != 0;
 
 	spin_lock(&dma->lock);
-	for_each_set_bit(n, &failed, PS3VRAM_NR_NOTIFIERS) {
+	for_each_set_bit(n, &busy, PS3VRAM_NR_NOTIFIERS) {
 		xfer = dma->inflight[n];
 		err = xfer == timed_out ? -ETIMEDOUT : status;
 		ps3vram_dma_count(xfer->client, err == -ETIMEDOUT ?
 				  PS3VRAM_DMA_TIMEOUTS : PS3VRAM_DMA_FAILED, 1);
+		if (ret)
+			ps3vram_dma_quarantine(dma, xfer);
 		ps3vram_dma_finish(dma, xfer, err);
 	}
+	if (!ret)
+		freed = ps3vram_dma_quarantine_release(dma);
 	spin_unlock(&dma->lock);
+	if (freed)
+		wake_up_all(&dma->slot_wait);
 	return ret;
 }
 

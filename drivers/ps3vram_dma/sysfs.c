@@ -75,18 +75,23 @@ static ssize_t mem_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     char *buf)
 {
 	struct ps3vram_dma *dma = to_ps3vram_dma(kobj);
-	unsigned int slots_used;
+	unsigned int slots_used, slots_quarantined, notifiers_quarantined;
 
 	/*
 	 * No ps3vram_dma_list_lock here: engine removal holds it while
 	 * kobject_del() waits for readers of this file.
 	 */
 	spin_lock(&dma->lock);
-	slots_used = bitmap_weight(dma->slot_map, dma->nr_slots);
+	/* Parked slots are the engine's, not a client's. */
+	slots_used = bitmap_weight(dma->slot_map, dma->nr_slots) -
+		     dma->slots_parked;
+	slots_quarantined = dma->slots_quarantined;
+	notifiers_quarantined = hweight_long(dma->notifier_quarantine);
 	spin_unlock(&dma->lock);
-	return sysfs_emit(buf, "%llu %llu %u %u %u\n", dma->hw->vram_size,
+	return sysfs_emit(buf, "%llu %llu %u %u %u %u %u\n", dma->hw->vram_size,
 			  READ_ONCE(dma->claimed), dma->nr_slots, slots_used,
-			  (unsigned int)hweight_long(READ_ONCE(dma->notifier_busy)));
+			  (unsigned int)hweight_long(READ_ONCE(dma->notifier_busy)),
+			  slots_quarantined, notifiers_quarantined);
 }
 
 static struct kobj_attribute mem_stat_attr = __ATTR_RO(mem_stat);

@@ -262,6 +262,7 @@ static void ps3vram_dma_kick(struct ps3vram_dma *dma)
 static int ps3vram_dma_notifier_get(struct ps3vram_dma *dma,
 				    struct ps3vram_dma_xfer *xfer)
 {
+	unsigned long busy;
 	unsigned int n;
 
 	lockdep_assert_held(&dma->fifo_lock);
@@ -277,7 +278,9 @@ static int ps3vram_dma_notifier_get(struct ps3vram_dma *dma,
 	}
 
 	spin_lock(&dma->lock);
-	n = find_next_zero_bit(&dma->notifier_busy, PS3VRAM_NR_NOTIFIERS,
+	/* None is quarantined but while the engine is broken: belt and braces. */
+	busy = dma->notifier_busy | dma->notifier_quarantine;
+	n = find_next_zero_bit(&busy, PS3VRAM_NR_NOTIFIERS,
 			       dma->first_notifier);
 	/* Only fifo_lock holders take notifiers, and we hold it. */
 	if (WARN_ON_ONCE(n >= PS3VRAM_NR_NOTIFIERS)) {
@@ -357,6 +360,7 @@ int ps3vram_dma_submit(struct ps3vram_dma_client *client,
 	if (ret)
 		goto unlock;
 	xfer->client = client;
+	xfer->slot = slot;
 	xfer->status = 0;
 	ret = ps3vram_dma_notifier_get(dma, xfer);
 	if (ret)
@@ -625,6 +629,10 @@ EXPORT_SYMBOL_GPL(ps3vram_dma_slot_tryget);
  * ps3vram_dma_slot_put() - give a staging slot back
  * @client: the client that took it
  * @slot: the slot; no copy may be in flight on it
+ *
+ * A slot in quarantine (a copy the GPU may still complete targets it, see
+ * recover.c) is parked instead: it is free again once the engine has
+ * shown that the GPU is done with it.
  */
 void ps3vram_dma_slot_put(struct ps3vram_dma_client *client,
 			  struct ps3vram_dma_slot *slot)
@@ -632,7 +640,13 @@ void ps3vram_dma_slot_put(struct ps3vram_dma_client *client,
 	struct ps3vram_dma *dma = client->dma;
 
 	spin_lock(&dma->lock);
-	WARN_ON_ONCE(!test_bit(slot->index, dma->slot_map));
+	WARN_ON_ONCE(!test_bit(slot->index, dma->slot_map) || slot->parked);
+	if (slot->quarantined) {
+		slot->parked = true;
+		dma->slots_parked++;
+		spin_unlock(&dma->lock);
+		return;
+	}
 	clear_bit(slot->index, dma->slot_map);
 	spin_unlock(&dma->lock);
 	/* One slot, one (exclusive) waiter. */
