@@ -13,6 +13,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "internal.h"
 
@@ -38,6 +39,12 @@ enum ps3vram_dma_stat_item {
 	PS3VRAM_DMA_NOTIFIER_STALLS,	/* submits that waited for a notifier */
 	PS3VRAM_DMA_SLOT_STALLS,	/* slot requests that slept */
 	PS3VRAM_DMA_REWINDS,		/* FIFO wrap-arounds */
+	NR_PS3VRAM_DMA_WAIT_STATS,
+	/* recovery_stat, engine only */
+	PS3VRAM_DMA_BREAKS = NR_PS3VRAM_DMA_WAIT_STATS,	/* times it broke */
+	PS3VRAM_DMA_HEALS,		/* times a reset mended it */
+	PS3VRAM_DMA_HEAL_RESETS,	/* resets the heal work tried */
+	PS3VRAM_DMA_BROKEN_NS,		/* time broken, spells that ended */
 	NR_PS3VRAM_DMA_STATS,
 };
 
@@ -66,7 +73,14 @@ enum ps3vram_dma_stat_item {
  * @clients: claims sorted by VRAM start; under ps3vram_dma_list_lock
  * @nr_clients: length of @clients
  * @broken: the backend could not be reset, or the fence after a reset never
- *	completed; every copy fails with -EIO; under @fifo_lock
+ *	completed; every copy fails with -EIO; written under @fifo_lock and
+ *	@lock, read under either
+ * @broken_since: when it broke (ns); under @lock
+ * @heal_on: a broken engine retries its reset: from bring-up to removal;
+ *	under @fifo_lock
+ * @heal_delay_ms: the heal work's next try is this long after its last;
+ *	under @fifo_lock
+ * @heal_work: retries the reset of a broken engine (recover.c)
  * @removed: ps3vram_dma_engine_remove() has run: no backend op is called
  *	any more, copies and CPU accesses fail with -ENODEV, and the backend's
  *	release() is called with the last reference; set under @fifo_lock
@@ -99,6 +113,10 @@ struct ps3vram_dma {
 	unsigned int nr_clients;
 	u64 claimed;
 	bool broken;
+	bool heal_on;
+	u64 broken_since;
+	unsigned int heal_delay_ms;
+	struct delayed_work heal_work;
 	bool removed;
 	atomic_t peekers;
 	atomic64_t stat[NR_PS3VRAM_DMA_STATS];
@@ -171,11 +189,14 @@ enum ps3vram_dma_xfer_state {
 void ps3vram_dma_finish(struct ps3vram_dma *dma, struct ps3vram_dma_xfer *xfer,
 			int status);
 int ps3vram_dma_poll(struct ps3vram_dma *dma,
-		     bool (*done)(struct ps3vram_dma *dma, void *arg), void *arg);
+		     bool (*done)(struct ps3vram_dma *dma, void *arg), void *arg,
+		     unsigned int max_ms);
 
 /* recover.c */
 int ps3vram_dma_reset_locked(struct ps3vram_dma *dma, int status,
 			     struct ps3vram_dma_xfer *timed_out);
+void ps3vram_dma_heal_init(struct ps3vram_dma *dma);
+void ps3vram_dma_heal_start(struct ps3vram_dma *dma);
 void ps3vram_dma_detach(struct ps3vram_dma *dma);
 
 #endif /* _PS3VRAM_DMA_CORE_H */

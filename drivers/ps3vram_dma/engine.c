@@ -7,7 +7,8 @@
  * A backend describes its GPU in a struct ps3vram_dma_hw and adds it with
  * ps3vram_dma_engine_add(), which returns the engine to remove later; there
  * is one engine at a time.  Adding allocates the staging slots, resets the
- * GPU once (the first reset and its fence are bring-up, not counted), and
+ * GPU once (the first reset and its fence are bring-up, not counted; an
+ * engine that cannot even be brought up is not added, nor healed), and
  * publishes the engine: sysfs (sysfs.c), debugfs ps3vram_dma/wait_hist,
  * and the registry that ps3vram_dma_client_create() (claim.c) looks in.
  *
@@ -153,6 +154,7 @@ struct ps3vram_dma *ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
 	mutex_init(&dma->fifo_lock);
 	spin_lock_init(&dma->lock);
 	init_waitqueue_head(&dma->slot_wait);
+	ps3vram_dma_heal_init(dma);
 	INIT_LIST_HEAD(&dma->clients);
 	dma->nr_notifiers = nr_notifiers;
 	dma->first_notifier = PS3VRAM_NR_NOTIFIERS - nr_notifiers;
@@ -174,6 +176,12 @@ struct ps3vram_dma *ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
 	mutex_unlock(&dma->fifo_lock);
 	if (ret)
 		goto put;
+	/*
+	 * From now on a broken engine retries its reset; nothing resets it
+	 * before it is published, so the error paths below have no retry
+	 * to cancel.
+	 */
+	ps3vram_dma_heal_start(dma);
 	/* The first reset and its fence are bring-up, not an incident. */
 	atomic64_set(&dma->stat[PS3VRAM_DMA_RESETS], 0);
 	atomic64_set(&dma->stat[PS3VRAM_DMA_WAITS], 0);

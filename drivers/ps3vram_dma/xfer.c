@@ -185,20 +185,23 @@ static void ps3vram_dma_reap(struct ps3vram_dma *dma)
  * @done: the condition, polled
  * @arg: its argument
  *
- * Spins up to spin_us, then sleep-polls, and gives up after timeout_ms.
- * Records the wait in the histogram and the wait counters.
+ * @max_ms: wait no longer than this, whatever timeout_ms says
+ *
+ * Spins up to spin_us, then sleep-polls, and gives up after timeout_ms
+ * (or @max_ms).  Records the wait in the histogram and the wait counters.
  *
  * Return: 0 once @done(@arg) is true; -ETIMEDOUT when it never was.
  */
 int ps3vram_dma_poll(struct ps3vram_dma *dma,
-		     bool (*done)(struct ps3vram_dma *dma, void *arg), void *arg)
+		     bool (*done)(struct ps3vram_dma *dma, void *arg), void *arg,
+		     unsigned int max_ms)
 {
 	u64 start = ktime_get_ns(), spin_end, end, now;
 	bool slept = false;
 	int ret = 0;
 
 	spin_end = start + (u64)READ_ONCE(spin_us) * NSEC_PER_USEC;
-	end = start + (u64)READ_ONCE(timeout_ms) * NSEC_PER_MSEC;
+	end = start + (u64)min(READ_ONCE(timeout_ms), max_ms) * NSEC_PER_MSEC;
 	while (!done(dma, arg)) {
 		now = ktime_get_ns();
 		if (now >= end) {
@@ -249,7 +252,8 @@ static void ps3vram_dma_kick(struct ps3vram_dma *dma)
 		return;
 
 	atomic64_inc(&dma->stat[PS3VRAM_DMA_REWINDS]);
-	if (ps3vram_dma_poll(dma, ps3vram_dma_poll_idle, NULL)) {
+	if (ps3vram_dma_poll(dma, ps3vram_dma_poll_idle, NULL,
+			     PS3VRAM_DMA_TIMEOUT_MS_MAX)) {
 		dev_warn(dma->hw->dev, "FIFO did not drain, resetting\n");
 		ps3vram_dma_reset_locked(dma, -ETIMEDOUT, NULL);
 		return;
@@ -269,7 +273,8 @@ static int ps3vram_dma_notifier_get(struct ps3vram_dma *dma,
 
 	if (!ps3vram_dma_poll_notifier(dma, NULL)) {
 		atomic64_inc(&dma->stat[PS3VRAM_DMA_NOTIFIER_STALLS]);
-		if (ps3vram_dma_poll(dma, ps3vram_dma_poll_notifier, NULL)) {
+		if (ps3vram_dma_poll(dma, ps3vram_dma_poll_notifier, NULL,
+				     PS3VRAM_DMA_TIMEOUT_MS_MAX)) {
 			/* Every copy in flight has overrun the timeout. */
 			dev_warn(dma->hw->dev, "no notifier completed, resetting\n");
 			if (ps3vram_dma_reset_locked(dma, -ETIMEDOUT, NULL))
@@ -398,7 +403,8 @@ int ps3vram_dma_wait(struct ps3vram_dma_xfer *xfer)
 {
 	struct ps3vram_dma *dma = xfer->client->dma;
 
-	if (ps3vram_dma_poll(dma, ps3vram_dma_poll_xfer, xfer)) {
+	if (ps3vram_dma_poll(dma, ps3vram_dma_poll_xfer, xfer,
+			     PS3VRAM_DMA_TIMEOUT_MS_MAX)) {
 		mutex_lock(&dma->fifo_lock);
 		/*
 		 * Unless it completed while we queued for the lock: written
@@ -520,7 +526,8 @@ int ps3vram_dma_cpu_read(struct ps3vram_dma_client *client, void *dst,
 	ret = -ENODEV;
 	if (!dma->removed) {
 		/* Let the engine finish writes that may target this range. */
-		ps3vram_dma_poll(dma, ps3vram_dma_poll_idle, NULL);
+		ps3vram_dma_poll(dma, ps3vram_dma_poll_idle, NULL,
+				 PS3VRAM_DMA_TIMEOUT_MS_MAX);
 		ret = dma->hw->ops->vram_read(dma->hw, dst,
 					      client->start + vram_off, len);
 	}
@@ -553,7 +560,8 @@ int ps3vram_dma_cpu_write(struct ps3vram_dma_client *client, u64 vram_off,
 	mutex_lock(&dma->fifo_lock);
 	ret = -ENODEV;
 	if (!dma->removed) {
-		ps3vram_dma_poll(dma, ps3vram_dma_poll_idle, NULL);
+		ps3vram_dma_poll(dma, ps3vram_dma_poll_idle, NULL,
+				 PS3VRAM_DMA_TIMEOUT_MS_MAX);
 		ret = dma->hw->ops->vram_write(dma->hw,
 					       client->start + vram_off, src,
 					       len);

@@ -9,7 +9,7 @@
 
 #define SYS		"kernel/ps3vram_dma/"
 #define IO_COLS		NR_PS3VRAM_DMA_IO_STATS		/* 9 */
-#define WAIT_COLS	(NR_PS3VRAM_DMA_STATS - NR_PS3VRAM_DMA_IO_STATS + 3)
+#define WAIT_COLS	(NR_PS3VRAM_DMA_WAIT_STATS - NR_PS3VRAM_DMA_IO_STATS + 3)
 #define MEM_COLS	7
 
 static struct ps3vram_dma_client *tc;
