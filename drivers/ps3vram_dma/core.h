@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ps3vram_dma core internals shared by engine.c (life cycle, registry,
- * debugfs), xfer.c (copies, slots, resets), claim.c (VRAM claims) and
- * sysfs.c.  Backends see only internal.h.
+ * debugfs), xfer.c (copies, slots), recover.c (resets), claim.c (VRAM
+ * claims) and sysfs.c.  Backends see only internal.h.
  */
 #ifndef _PS3VRAM_DMA_CORE_H
 #define _PS3VRAM_DMA_CORE_H
@@ -13,6 +13,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "internal.h"
 
@@ -38,6 +39,12 @@ enum ps3vram_dma_stat_item {
 	PS3VRAM_DMA_NOTIFIER_STALLS,	/* submits that waited for a notifier */
 	PS3VRAM_DMA_SLOT_STALLS,	/* slot requests that slept */
 	PS3VRAM_DMA_REWINDS,		/* FIFO wrap-arounds */
+	NR_PS3VRAM_DMA_WAIT_STATS,
+	/* recovery_stat, engine only */
+	PS3VRAM_DMA_BREAKS = NR_PS3VRAM_DMA_WAIT_STATS,	/* times it broke */
+	PS3VRAM_DMA_HEALS,		/* times a reset mended it */
+	PS3VRAM_DMA_HEAL_RESETS,	/* resets the heal work tried */
+	PS3VRAM_DMA_BROKEN_NS,		/* time broken, spells that ended */
 	NR_PS3VRAM_DMA_STATS,
 };
 
@@ -46,20 +53,34 @@ enum ps3vram_dma_stat_item {
  * @hw: the backend
  * @fifo_lock: serialises the ring, kicks and resets
  * @ring: CPU side of the FIFO; under @fifo_lock
- * @lock: protects @notifier_busy, @inflight, transfer states, @slot_map
+ * @lock: protects @notifier_busy, @notifier_quarantine, @inflight,
+ *	transfer states, @slot_map, the slots' quarantine and its counts
  * @notifier_busy: notifiers owned by a transfer in flight (or failed by a
  *	reset whose fence is not done yet)
+ * @notifier_quarantine: notifiers of copies failed by a reset whose fence
+ *	never completed: the GPU may still write them; out of use until a
+ *	reset's fence completes (recover.c)
  * @nr_notifiers: copies in flight at most, 1..PS3VRAM_NR_NOTIFIERS
  * @first_notifier: the lowest notifier used; the engine uses the rest up to 7
  * @inflight: the transfer each busy notifier reports for
  * @slots: the staging slots, after the FIFO in the XDR buffer
  * @nr_slots: how many
- * @slot_map: slots in use
+ * @slot_map: slots in use, by a client or parked in quarantine
+ * @slots_quarantined: slots whose ->quarantined is set: a copy failed by a
+ *	reset whose fence never completed targets them
+ * @slots_parked: quarantined slots their client gave back
  * @slot_wait: where ps3vram_dma_slot_get() sleeps for a free slot
  * @clients: claims sorted by VRAM start; under ps3vram_dma_list_lock
  * @nr_clients: length of @clients
  * @broken: the backend could not be reset, or the fence after a reset never
- *	completed; every copy fails with -EIO; under @fifo_lock
+ *	completed; every copy fails with -EIO; written under @fifo_lock and
+ *	@lock, read under either
+ * @broken_since: when it broke (ns); under @lock
+ * @heal_on: a broken engine retries its reset: from bring-up to removal;
+ *	under @fifo_lock
+ * @heal_delay_ms: the heal work's next try is this long after its last;
+ *	under @fifo_lock
+ * @heal_work: retries the reset of a broken engine (recover.c)
  * @removed: ps3vram_dma_engine_remove() has run: no backend op is called
  *	any more, copies and CPU accesses fail with -ENODEV, and the backend's
  *	release() is called with the last reference; set under @fifo_lock
@@ -78,17 +99,24 @@ struct ps3vram_dma {
 	struct ps3vram_ring ring;
 	spinlock_t lock;		/* see above */
 	unsigned long notifier_busy;
+	unsigned long notifier_quarantine;
 	unsigned int nr_notifiers;
 	unsigned int first_notifier;
 	struct ps3vram_dma_xfer *inflight[PS3VRAM_NR_NOTIFIERS];
 	struct ps3vram_dma_slot *slots;
 	unsigned int nr_slots;
 	unsigned long *slot_map;
+	unsigned int slots_quarantined;
+	unsigned int slots_parked;
 	wait_queue_head_t slot_wait;
 	struct list_head clients;
 	unsigned int nr_clients;
 	u64 claimed;
 	bool broken;
+	bool heal_on;
+	u64 broken_since;
+	unsigned int heal_delay_ms;
+	struct delayed_work heal_work;
 	bool removed;
 	atomic_t peekers;
 	atomic64_t stat[NR_PS3VRAM_DMA_STATS];
@@ -149,9 +177,26 @@ extern const struct kobj_type ps3vram_dma_ktype;
 extern const struct attribute_group *ps3vram_dma_groups[];
 extern const struct kobj_type ps3vram_dma_client_ktype;
 
-/* xfer.c */
+/* Transfer life cycle (xfer->state, under dma->lock), see xfer.c. */
+enum ps3vram_dma_xfer_state {
+	PS3VRAM_XFER_IDLE,
+	PS3VRAM_XFER_INFLIGHT,
+	PS3VRAM_XFER_FENCING,
+	PS3VRAM_XFER_DONE,
+};
 
-int ps3vram_dma_reset_locked(struct ps3vram_dma *dma, int status);
+/* xfer.c */
+void ps3vram_dma_finish(struct ps3vram_dma *dma, struct ps3vram_dma_xfer *xfer,
+			int status);
+int ps3vram_dma_poll(struct ps3vram_dma *dma,
+		     bool (*done)(struct ps3vram_dma *dma, void *arg), void *arg,
+		     unsigned int max_ms);
+
+/* recover.c */
+int ps3vram_dma_reset_locked(struct ps3vram_dma *dma, int status,
+			     struct ps3vram_dma_xfer *timed_out);
+void ps3vram_dma_heal_init(struct ps3vram_dma *dma);
+void ps3vram_dma_heal_start(struct ps3vram_dma *dma);
 void ps3vram_dma_detach(struct ps3vram_dma *dma);
 
 #endif /* _PS3VRAM_DMA_CORE_H */

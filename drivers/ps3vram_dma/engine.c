@@ -7,16 +7,17 @@
  * A backend describes its GPU in a struct ps3vram_dma_hw and adds it with
  * ps3vram_dma_engine_add(), which returns the engine to remove later; there
  * is one engine at a time.  Adding allocates the staging slots, resets the
- * GPU once (the first reset and its fence are bring-up, not counted), and
+ * GPU once (the first reset and its fence are bring-up, not counted; an
+ * engine that cannot even be brought up is not added, nor healed), and
  * publishes the engine: sysfs (sysfs.c), debugfs ps3vram_dma/wait_hist,
  * and the registry that ps3vram_dma_client_create() (claim.c) looks in.
  *
  * Removal: ps3vram_dma_engine_remove() may run while clients exist (the
  * emulator's PCI device can be unplugged).  It unregisters the engine,
- * fails the copies in flight (xfer.c), deletes the whole sysfs and debugfs
- * tree at once, and drops the registry's reference; every client holds
- * one too, and the last put calls the backend's release(), which frees
- * the XDR buffer the clients' staging slots live in.  A client's sysfs
+ * fails the copies in flight (recover.c), deletes the whole sysfs and
+ * debugfs tree at once, and drops the registry's reference; every client
+ * holds one too, and the last put calls the backend's release(), which
+ * frees the XDR buffer the clients' staging slots live in.  A client's sysfs
  * directory goes when the client is destroyed, even if someone still
  * holds a reference to its kobject.
  *
@@ -25,9 +26,10 @@
  * waits for sysfs readers, and no sysfs show() takes it.  It is never
  * taken with the engine's fifo_lock or lock held.
  *
- * The other files: xfer.c (copies, resets, staging slots), claim.c (VRAM
- * claims), sysfs.c, hist.c (the wait histogram), ring.c (the RSX command
- * FIFO), rsx.h (the RSX protocol constants).
+ * The other files: xfer.c (copies, staging slots), recover.c (resets and
+ * their fence, removal), claim.c (VRAM claims), sysfs.c, hist.c (the wait
+ * histogram), ring.c (the RSX command FIFO), rsx.h (the RSX protocol
+ * constants).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -152,6 +154,7 @@ struct ps3vram_dma *ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
 	mutex_init(&dma->fifo_lock);
 	spin_lock_init(&dma->lock);
 	init_waitqueue_head(&dma->slot_wait);
+	ps3vram_dma_heal_init(dma);
 	INIT_LIST_HEAD(&dma->clients);
 	dma->nr_notifiers = nr_notifiers;
 	dma->first_notifier = PS3VRAM_NR_NOTIFIERS - nr_notifiers;
@@ -169,10 +172,16 @@ struct ps3vram_dma *ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
 	}
 
 	mutex_lock(&dma->fifo_lock);
-	ret = ps3vram_dma_reset_locked(dma, -EIO);
+	ret = ps3vram_dma_reset_locked(dma, -EIO, NULL);
 	mutex_unlock(&dma->fifo_lock);
 	if (ret)
 		goto put;
+	/*
+	 * From now on a broken engine retries its reset; nothing resets it
+	 * before it is published, so the error paths below have no retry
+	 * to cancel.
+	 */
+	ps3vram_dma_heal_start(dma);
 	/* The first reset and its fence are bring-up, not an incident. */
 	atomic64_set(&dma->stat[PS3VRAM_DMA_RESETS], 0);
 	atomic64_set(&dma->stat[PS3VRAM_DMA_WAITS], 0);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ps3vram_dma sysfs: /sys/kernel/ps3vram_dma/{backend,mem_stat,io_stat,
- * wait_stat} and clients/<name>/{claim,io_stat}, one-line files whose
+ * wait_stat,recovery_stat} and clients/<name>/{claim,io_stat}, one-line
+ * files whose
  * columns are only ever appended (Documentation/ABI/testing/
  * sysfs-kernel-ps3vram_dma).  The kobjects are the engine's and the
  * clients'; engine.c and claim.c add and delete them.  No show() takes
@@ -10,6 +11,8 @@
  */
 #include <linux/bitmap.h>
 #include <linux/kobject.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/ps3vram_dma.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -61,7 +64,8 @@ static ssize_t wait_stat_show(struct kobject *kobj,
 	ssize_t len;
 
 	len = ps3vram_dma_sysfs_stats(buf, 0, &dma->stat[PS3VRAM_DMA_WAITS],
-				      NR_PS3VRAM_DMA_STATS - PS3VRAM_DMA_WAITS);
+				      NR_PS3VRAM_DMA_WAIT_STATS -
+				      PS3VRAM_DMA_WAITS);
 	/* Then the percentile columns. */
 	return len + sysfs_emit_at(buf, len, " %llu %llu %llu\n",
 			ps3vram_hist_percentile(&dma->wait_hist, 50),
@@ -71,22 +75,52 @@ static ssize_t wait_stat_show(struct kobject *kobj,
 
 static struct kobj_attribute wait_stat_attr = __ATTR_RO(wait_stat);
 
+static ssize_t recovery_stat_show(struct kobject *kobj,
+				  struct kobj_attribute *attr, char *buf)
+{
+	struct ps3vram_dma *dma = to_ps3vram_dma(kobj);
+	bool broken;
+	ssize_t len;
+	u64 ns;
+
+	/* The broken state and its time change together, under the lock. */
+	spin_lock(&dma->lock);
+	broken = dma->broken;
+	ns = atomic64_read(&dma->stat[PS3VRAM_DMA_BROKEN_NS]);
+	if (broken)
+		ns += ktime_get_ns() - dma->broken_since;
+	spin_unlock(&dma->lock);
+	len = sysfs_emit(buf, "%u", broken);
+	len = ps3vram_dma_sysfs_stats(buf, len, &dma->stat[PS3VRAM_DMA_BREAKS],
+				      PS3VRAM_DMA_BROKEN_NS -
+				      PS3VRAM_DMA_BREAKS);
+	return len + sysfs_emit_at(buf, len, " %llu\n",
+				   div_u64(ns, NSEC_PER_MSEC));
+}
+
+static struct kobj_attribute recovery_stat_attr = __ATTR_RO(recovery_stat);
+
 static ssize_t mem_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     char *buf)
 {
 	struct ps3vram_dma *dma = to_ps3vram_dma(kobj);
-	unsigned int slots_used;
+	unsigned int slots_used, slots_quarantined, notifiers_quarantined;
 
 	/*
 	 * No ps3vram_dma_list_lock here: engine removal holds it while
 	 * kobject_del() waits for readers of this file.
 	 */
 	spin_lock(&dma->lock);
-	slots_used = bitmap_weight(dma->slot_map, dma->nr_slots);
+	/* Parked slots are the engine's, not a client's. */
+	slots_used = bitmap_weight(dma->slot_map, dma->nr_slots) -
+		     dma->slots_parked;
+	slots_quarantined = dma->slots_quarantined;
+	notifiers_quarantined = hweight_long(dma->notifier_quarantine);
 	spin_unlock(&dma->lock);
-	return sysfs_emit(buf, "%llu %llu %u %u %u\n", dma->hw->vram_size,
+	return sysfs_emit(buf, "%llu %llu %u %u %u %u %u\n", dma->hw->vram_size,
 			  READ_ONCE(dma->claimed), dma->nr_slots, slots_used,
-			  (unsigned int)hweight_long(READ_ONCE(dma->notifier_busy)));
+			  (unsigned int)hweight_long(READ_ONCE(dma->notifier_busy)),
+			  slots_quarantined, notifiers_quarantined);
 }
 
 static struct kobj_attribute mem_stat_attr = __ATTR_RO(mem_stat);
@@ -104,6 +138,7 @@ static struct attribute *ps3vram_dma_attrs[] = {
 	&mem_stat_attr.attr,
 	&io_stat_attr.attr,
 	&wait_stat_attr.attr,
+	&recovery_stat_attr.attr,
 	NULL,
 };
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ps3vram_dma transfers: copies, resets and staging slots
+ * ps3vram_dma transfers: copies, CPU accesses and staging slots
  *
  * One RSX DMA engine is shared by every user of the PS3 VRAM.  A backend
  * adds it (engine.c); this file is the data path of the client API of
@@ -19,23 +19,9 @@
  *    A waiter whose time is up looks at its notifier once more under
  *    fifo_lock: a copy that completed while it queued for the lock is a
  *    success, not a reason to reset.
- *  - Reset: the backend stops the GPU and rewinds GET/PUT, the ring is
- *    re-bound, and then fenced: a NOTIFY with no copy is queued and waited
- *    for (same policy, up to timeout_ms), and every notifier is set idle
- *    again.  A copy the GPU had started before the reset can still land
- *    after it (its bytes in VRAM or in the staging slot, its NOTIFY on its
- *    notifier); the GPU executes in order, so once the fence is done
- *    nothing of it can land any more.  Only then do the copies that were in
- *    flight complete (-EIO, or -ETIMEDOUT for the one that timed out), so
- *    their clients cannot reuse or give back a slot, and nobody can take a
- *    notifier, that the GPU may still write.  A fence that does not
- *    complete resets again, PS3VRAM_DMA_FENCE_TRIES times in all; then the
- *    engine is broken and every copy fails with -EIO.
- *  - Removal (ps3vram_dma_engine_remove(), engine.c): copies in flight are
- *    reset and complete with -ENODEV; afterwards submits, resets and CPU
- *    reads and writes fail with -ENODEV without calling the backend, while
- *    staging slots (the XDR buffer, freed by the backend's release() with
- *    the last reference) keep working until the clients are gone.
+ *  - Resets, their fence and removal are recover.c's: a copy failed by a
+ *    reset completes only once the reset's fence shows that the GPU is
+ *    done with it.
  *
  * Transfer life cycle (xfer->state, under dma->lock):
  *	IDLE --submit--> INFLIGHT --notifier done--> DONE (status 0)
@@ -109,21 +95,18 @@ MODULE_PARM_DESC(timeout_ms, "Give up on a copy after this long (ms, 1-60000), t
 #define PS3VRAM_DMA_POLL_MIN_US		20
 #define PS3VRAM_DMA_POLL_MAX_US		50
 
-/* Resets in a row whose fence did not complete before the engine is broken. */
-#define PS3VRAM_DMA_FENCE_TRIES		3
-
-enum ps3vram_dma_xfer_state {
-	PS3VRAM_XFER_IDLE,
-	PS3VRAM_XFER_INFLIGHT,
-	PS3VRAM_XFER_FENCING,
-	PS3VRAM_XFER_DONE,
-};
-
 /* ---- transfers --------------------------------------------------------- */
 
-/* Complete @xfer with @status; caller holds dma->lock. */
-static void ps3vram_dma_finish(struct ps3vram_dma *dma,
-			       struct ps3vram_dma_xfer *xfer, int status)
+/**
+ * ps3vram_dma_finish() - complete a transfer
+ * @dma: the engine
+ * @xfer: a transfer in flight or fencing
+ * @status: what ps3vram_dma_wait() is to return for it
+ *
+ * Gives its notifier back.  The caller holds dma->lock.
+ */
+void ps3vram_dma_finish(struct ps3vram_dma *dma, struct ps3vram_dma_xfer *xfer,
+			int status)
 {
 	lockdep_assert_held(&dma->lock);
 
@@ -196,20 +179,29 @@ static void ps3vram_dma_reap(struct ps3vram_dma *dma)
 	spin_unlock(&dma->lock);
 }
 
-/*
- * Poll @done(@arg) with the completion policy: spin, then sleep-poll, then
- * give up.  Records the wait in the histogram.  Returns 0 or -ETIMEDOUT.
+/**
+ * ps3vram_dma_poll() - wait for a condition with the completion policy
+ * @dma: the engine
+ * @done: the condition, polled
+ * @arg: its argument
+ *
+ * @max_ms: wait no longer than this, whatever timeout_ms says
+ *
+ * Spins up to spin_us, then sleep-polls, and gives up after timeout_ms
+ * (or @max_ms).  Records the wait in the histogram and the wait counters.
+ *
+ * Return: 0 once @done(@arg) is true; -ETIMEDOUT when it never was.
  */
-static int ps3vram_dma_poll(struct ps3vram_dma *dma,
-			    bool (*done)(struct ps3vram_dma *dma, void *arg),
-			    void *arg)
+int ps3vram_dma_poll(struct ps3vram_dma *dma,
+		     bool (*done)(struct ps3vram_dma *dma, void *arg), void *arg,
+		     unsigned int max_ms)
 {
 	u64 start = ktime_get_ns(), spin_end, end, now;
 	bool slept = false;
 	int ret = 0;
 
 	spin_end = start + (u64)READ_ONCE(spin_us) * NSEC_PER_USEC;
-	end = start + (u64)READ_ONCE(timeout_ms) * NSEC_PER_MSEC;
+	end = start + (u64)min(READ_ONCE(timeout_ms), max_ms) * NSEC_PER_MSEC;
 	while (!done(dma, arg)) {
 		now = ktime_get_ns();
 		if (now >= end) {
@@ -248,115 +240,6 @@ static bool ps3vram_dma_poll_notifier(struct ps3vram_dma *dma, void *arg)
 	       GENMASK(PS3VRAM_NR_NOTIFIERS - 1, dma->first_notifier);
 }
 
-static bool ps3vram_dma_poll_fence(struct ps3vram_dma *dma, void *arg)
-{
-	return dma->hw->ops->notifier_done(dma->hw, *(unsigned int *)arg);
-}
-
-/*
- * After a reset: re-bind, then queue a NOTIFY with no copy and wait for it.
- * The GPU executes in order, so when it is written every copy started
- * before the reset has landed.  @failed are the notifiers of the copies
- * that were in flight: each may still receive one late NOTIFY.  The fence
- * takes a notifier that is not among them; when there is none, it takes
- * the top one twice, as the first "done" seen there may be the late NOTIFY
- * of the failed copy and not the fence (which is queued behind it).
- * Then every notifier is set idle.  Returns 0 or -ETIMEDOUT.
- */
-static int ps3vram_dma_fence(struct ps3vram_dma *dma, unsigned long failed)
-{
-	const struct ps3vram_dma_hw_ops *ops = dma->hw->ops;
-	unsigned int n, rounds = 1;
-
-	lockdep_assert_held(&dma->fifo_lock);
-
-	n = PS3VRAM_NR_NOTIFIERS - 1;
-	while (n > dma->first_notifier && test_bit(n, &failed))
-		n--;
-	if (test_bit(n, &failed)) {
-		n = PS3VRAM_NR_NOTIFIERS - 1;
-		rounds = 2;
-	}
-
-	ps3vram_ring_init(&dma->ring, dma->ring.base, PS3VRAM_FIFO_SIZE);
-	ps3vram_ring_bind(&dma->ring);
-	while (rounds--) {
-		ops->notifier_reset(dma->hw, n);
-		ps3vram_ring_notify(&dma->ring, n);
-		ops->kick(dma->hw, ps3vram_ring_put(&dma->ring));
-		if (ps3vram_dma_poll(dma, ps3vram_dma_poll_fence, &n))
-			return -ETIMEDOUT;
-	}
-	for (n = dma->first_notifier; n < PS3VRAM_NR_NOTIFIERS; n++)
-		ops->notifier_reset(dma->hw, n);
-	return 0;
-}
-
-/*
- * Reset the backend and fence (see the top of the file), then complete
- * every transfer that was in flight with @status, or -ETIMEDOUT for
- * @timed_out: -ETIMEDOUT when they all overran the timeout, -EIO when
- * they are collateral of somebody else's, -ENODEV on removal.  Called with
- * fifo_lock held.  Returns 0, or the error that left the engine broken.
- */
-static int __ps3vram_dma_reset_locked(struct ps3vram_dma *dma, int status,
-				      struct ps3vram_dma_xfer *timed_out)
-{
-	struct ps3vram_dma_xfer *xfer;
-	unsigned long failed;
-	unsigned int n, tries;
-	int ret, err;
-
-	lockdep_assert_held(&dma->fifo_lock);
-
-	/* No waiter may complete these before the fence is done. */
-	spin_lock(&dma->lock);
-	failed = dma->notifier_busy;
-	for_each_set_bit(n, &failed, PS3VRAM_NR_NOTIFIERS)
-		WRITE_ONCE(dma->inflight[n]->state, PS3VRAM_XFER_FENCING);
-	spin_unlock(&dma->lock);
-
-	for (tries = 1; ; tries++) {
-		atomic64_inc(&dma->stat[PS3VRAM_DMA_RESETS]);
-		ret = dma->hw->ops->reset(dma->hw);
-		if (ret) {
-			dev_err(dma->hw->dev, "engine reset failed: %d\n", ret);
-			break;
-		}
-		ret = ps3vram_dma_fence(dma, failed);
-		if (!ret)
-			break;
-		if (tries == PS3VRAM_DMA_FENCE_TRIES) {
-			dev_err(dma->hw->dev, "reset fence did not complete %u times, giving up\n",
-				tries);
-			ret = -EIO;
-			break;
-		}
-		dev_warn(dma->hw->dev, "reset fence did not complete, resetting again\n");
-	}
-	dma->broken = ret != 0;
-
-	spin_lock(&dma->lock);
-	for_each_set_bit(n, &failed, PS3VRAM_NR_NOTIFIERS) {
-		xfer = dma->inflight[n];
-		err = xfer == timed_out ? -ETIMEDOUT : status;
-		ps3vram_dma_count(xfer->client, err == -ETIMEDOUT ?
-				  PS3VRAM_DMA_TIMEOUTS : PS3VRAM_DMA_FAILED, 1);
-		ps3vram_dma_finish(dma, xfer, err);
-	}
-	spin_unlock(&dma->lock);
-	return ret;
-}
-
-/*
- * Reset the engine; every transfer in flight fails with @status once the
- * fence is done.  Called with fifo_lock held.
- */
-int ps3vram_dma_reset_locked(struct ps3vram_dma *dma, int status)
-{
-	return __ps3vram_dma_reset_locked(dma, status, NULL);
-}
-
 /* Kick what was written; wrap around when the end is near. */
 static void ps3vram_dma_kick(struct ps3vram_dma *dma)
 {
@@ -369,9 +252,10 @@ static void ps3vram_dma_kick(struct ps3vram_dma *dma)
 		return;
 
 	atomic64_inc(&dma->stat[PS3VRAM_DMA_REWINDS]);
-	if (ps3vram_dma_poll(dma, ps3vram_dma_poll_idle, NULL)) {
+	if (ps3vram_dma_poll(dma, ps3vram_dma_poll_idle, NULL,
+			     PS3VRAM_DMA_TIMEOUT_MS_MAX)) {
 		dev_warn(dma->hw->dev, "FIFO did not drain, resetting\n");
-		ps3vram_dma_reset_locked(dma, -ETIMEDOUT);
+		ps3vram_dma_reset_locked(dma, -ETIMEDOUT, NULL);
 		return;
 	}
 	ps3vram_ring_rewind(ring);
@@ -382,22 +266,26 @@ static void ps3vram_dma_kick(struct ps3vram_dma *dma)
 static int ps3vram_dma_notifier_get(struct ps3vram_dma *dma,
 				    struct ps3vram_dma_xfer *xfer)
 {
+	unsigned long busy;
 	unsigned int n;
 
 	lockdep_assert_held(&dma->fifo_lock);
 
 	if (!ps3vram_dma_poll_notifier(dma, NULL)) {
 		atomic64_inc(&dma->stat[PS3VRAM_DMA_NOTIFIER_STALLS]);
-		if (ps3vram_dma_poll(dma, ps3vram_dma_poll_notifier, NULL)) {
+		if (ps3vram_dma_poll(dma, ps3vram_dma_poll_notifier, NULL,
+				     PS3VRAM_DMA_TIMEOUT_MS_MAX)) {
 			/* Every copy in flight has overrun the timeout. */
 			dev_warn(dma->hw->dev, "no notifier completed, resetting\n");
-			if (ps3vram_dma_reset_locked(dma, -ETIMEDOUT))
+			if (ps3vram_dma_reset_locked(dma, -ETIMEDOUT, NULL))
 				return -EIO;
 		}
 	}
 
 	spin_lock(&dma->lock);
-	n = find_next_zero_bit(&dma->notifier_busy, PS3VRAM_NR_NOTIFIERS,
+	/* None is quarantined but while the engine is broken: belt and braces. */
+	busy = dma->notifier_busy | dma->notifier_quarantine;
+	n = find_next_zero_bit(&busy, PS3VRAM_NR_NOTIFIERS,
 			       dma->first_notifier);
 	/* Only fifo_lock holders take notifiers, and we hold it. */
 	if (WARN_ON_ONCE(n >= PS3VRAM_NR_NOTIFIERS)) {
@@ -477,6 +365,7 @@ int ps3vram_dma_submit(struct ps3vram_dma_client *client,
 	if (ret)
 		goto unlock;
 	xfer->client = client;
+	xfer->slot = slot;
 	xfer->status = 0;
 	ret = ps3vram_dma_notifier_get(dma, xfer);
 	if (ret)
@@ -514,7 +403,8 @@ int ps3vram_dma_wait(struct ps3vram_dma_xfer *xfer)
 {
 	struct ps3vram_dma *dma = xfer->client->dma;
 
-	if (ps3vram_dma_poll(dma, ps3vram_dma_poll_xfer, xfer)) {
+	if (ps3vram_dma_poll(dma, ps3vram_dma_poll_xfer, xfer,
+			     PS3VRAM_DMA_TIMEOUT_MS_MAX)) {
 		mutex_lock(&dma->fifo_lock);
 		/*
 		 * Unless it completed while we queued for the lock: written
@@ -525,7 +415,7 @@ int ps3vram_dma_wait(struct ps3vram_dma_xfer *xfer)
 			dev_warn_ratelimited(dma->hw->dev,
 					     "copy timed out after %u ms, resetting\n",
 					     READ_ONCE(timeout_ms));
-			__ps3vram_dma_reset_locked(dma, -EIO, xfer);
+			ps3vram_dma_reset_locked(dma, -EIO, xfer);
 		}
 		mutex_unlock(&dma->fifo_lock);
 	}
@@ -603,31 +493,6 @@ int ps3vram_dma_download(struct ps3vram_dma_client *client,
 }
 EXPORT_SYMBOL_GPL(ps3vram_dma_download);
 
-/**
- * ps3vram_dma_reset() - reset the engine
- * @client: any client of the engine
- *
- * Copies in flight, of every client, complete with -EIO once the reset's
- * fence shows that the GPU is done with them.
- *
- * Return: 0; the backend's error when the GPU could not be reset, or -EIO
- * when the fence after it never completed (the engine then fails every
- * copy with -EIO until a reset succeeds); -ENODEV when the engine was
- * removed.
- */
-int ps3vram_dma_reset(struct ps3vram_dma_client *client)
-{
-	struct ps3vram_dma *dma = client->dma;
-	int ret = -ENODEV;
-
-	mutex_lock(&dma->fifo_lock);
-	if (!dma->removed)
-		ret = ps3vram_dma_reset_locked(dma, -EIO);
-	mutex_unlock(&dma->fifo_lock);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(ps3vram_dma_reset);
-
 static int ps3vram_dma_cpu_check(struct ps3vram_dma_client *client,
 				 u64 vram_off, unsigned int len)
 {
@@ -661,7 +526,8 @@ int ps3vram_dma_cpu_read(struct ps3vram_dma_client *client, void *dst,
 	ret = -ENODEV;
 	if (!dma->removed) {
 		/* Let the engine finish writes that may target this range. */
-		ps3vram_dma_poll(dma, ps3vram_dma_poll_idle, NULL);
+		ps3vram_dma_poll(dma, ps3vram_dma_poll_idle, NULL,
+				 PS3VRAM_DMA_TIMEOUT_MS_MAX);
 		ret = dma->hw->ops->vram_read(dma->hw, dst,
 					      client->start + vram_off, len);
 	}
@@ -694,7 +560,8 @@ int ps3vram_dma_cpu_write(struct ps3vram_dma_client *client, u64 vram_off,
 	mutex_lock(&dma->fifo_lock);
 	ret = -ENODEV;
 	if (!dma->removed) {
-		ps3vram_dma_poll(dma, ps3vram_dma_poll_idle, NULL);
+		ps3vram_dma_poll(dma, ps3vram_dma_poll_idle, NULL,
+				 PS3VRAM_DMA_TIMEOUT_MS_MAX);
 		ret = dma->hw->ops->vram_write(dma->hw,
 					       client->start + vram_off, src,
 					       len);
@@ -705,24 +572,6 @@ int ps3vram_dma_cpu_write(struct ps3vram_dma_client *client, u64 vram_off,
 	return ret;
 }
 EXPORT_SYMBOL_GPL(ps3vram_dma_cpu_write);
-
-/*
- * Engine removal, core side: fail the copies in flight (reset and fenced
- * while the backend is still there) with -ENODEV, then stop calling the
- * backend.  Called by ps3vram_dma_engine_remove().
- */
-void ps3vram_dma_detach(struct ps3vram_dma *dma)
-{
-	mutex_lock(&dma->fifo_lock);
-	if (READ_ONCE(dma->notifier_busy))
-		ps3vram_dma_reset_locked(dma, -ENODEV);
-	WRITE_ONCE(dma->removed, true);
-	/* Pairs with smp_mb__after_atomic() in ps3vram_dma_peek_notifier(). */
-	smp_mb();
-	while (atomic_read(&dma->peekers))
-		cpu_relax();
-	mutex_unlock(&dma->fifo_lock);
-}
 
 /* ---- staging slots ----------------------------------------------------- */
 
@@ -788,6 +637,10 @@ EXPORT_SYMBOL_GPL(ps3vram_dma_slot_tryget);
  * ps3vram_dma_slot_put() - give a staging slot back
  * @client: the client that took it
  * @slot: the slot; no copy may be in flight on it
+ *
+ * A slot in quarantine (a copy the GPU may still complete targets it, see
+ * recover.c) is parked instead: it is free again once the engine has
+ * shown that the GPU is done with it.
  */
 void ps3vram_dma_slot_put(struct ps3vram_dma_client *client,
 			  struct ps3vram_dma_slot *slot)
@@ -795,7 +648,13 @@ void ps3vram_dma_slot_put(struct ps3vram_dma_client *client,
 	struct ps3vram_dma *dma = client->dma;
 
 	spin_lock(&dma->lock);
-	WARN_ON_ONCE(!test_bit(slot->index, dma->slot_map));
+	WARN_ON_ONCE(!test_bit(slot->index, dma->slot_map) || slot->parked);
+	if (slot->quarantined) {
+		slot->parked = true;
+		dma->slots_parked++;
+		spin_unlock(&dma->lock);
+		return;
+	}
 	clear_bit(slot->index, dma->slot_map);
 	spin_unlock(&dma->lock);
 	/* One slot, one (exclusive) waiter. */

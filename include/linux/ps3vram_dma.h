@@ -57,11 +57,16 @@ enum ps3vram_dma_dir {
  * ps3vram_dma_wait() returns; the caller must wait for every submitted
  * transfer before reusing it or the staging slot it names.  Once the wait
  * has returned, whatever the status, the GPU no longer writes that slot
- * or that VRAM.
+ * or that VRAM; unless the engine broke (the reset after a failure could
+ * not show that the GPU was done): the GPU may then still complete the
+ * copy, and the engine quarantines its slot.  The client gives that slot
+ * back rather than use it for another copy: it comes back into use once
+ * the engine has healed.
  */
 struct ps3vram_dma_xfer {
 	/* private: the engine's (drivers/ps3vram_dma/xfer.c) */
 	struct ps3vram_dma_client *client;	/* who submitted it */
+	struct ps3vram_dma_slot *slot;	/* the staging slot it copies */
 	unsigned int notifier;	/* the completion notifier it waits on */
 	int state;		/* enum ps3vram_dma_xfer_state */
 	int status;		/* 0, -ETIMEDOUT, -EIO or -ENODEV */
@@ -76,8 +81,10 @@ struct ps3vram_dma_xfer {
  */
 struct ps3vram_dma_slot {
 	void *buf;
-	/* private: the engine's */
+	/* private: the engine's, under its lock */
 	unsigned int index;	/* slot number in the XDR buffer */
+	bool quarantined;	/* a copy the GPU may still finish targets it */
+	bool parked;		/* given back while quarantined */
 };
 
 struct ps3vram_dma_client *ps3vram_dma_client_create(const char *name,

@@ -2,8 +2,8 @@
 /*
  * The ps3vram_dma engine under test, and a fixture to bring it up.
  *
- * The module's sources (engine.c, backends.c, xfer.c, claim.c, sysfs.c,
- * hist.c, ring.c and the emulator's emu.c, emu_fifo.c, emu_fault.c) are
+ * The module's sources (engine.c, backends.c, xfer.c, recover.c, claim.c,
+ * sysfs.c, hist.c, ring.c and the emulator's emu.c, emu_fifo.c, emu_fault.c) are
  * compiled into the test file itself, so that their static functions, structures and module
  * parameters are reachable:
  * a test sets emu_stall_us or timeout_ms as the module parameter it is.
@@ -20,6 +20,7 @@
 #include "../../drivers/ps3vram_dma/engine.c"
 #include "../../drivers/ps3vram_dma/backends.c"
 #include "../../drivers/ps3vram_dma/xfer.c"
+#include "../../drivers/ps3vram_dma/recover.c"
 #include "../../drivers/ps3vram_dma/claim.c"
 #include "../../drivers/ps3vram_dma/sysfs.c"
 #include "../../drivers/ps3vram_dma/hist.c"

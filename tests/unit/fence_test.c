@@ -246,3 +246,109 @@ UNIT_TEST(fence_test_fence_that_never_completes_breaks_the_engine)
 	EXPECT_EQ(ps3vram_dma_reset(fc), 0);
 	EXPECT_EQ(ps3vram_dma_upload(fc, fs, 0, 0, 16), 0);
 }
+
+/* ---- issue 24, defect 1: a fence that never completes */
+
+static void fence_timeout_default(void *unused)
+{
+	timeout_ms = 200;
+}
+
+/*
+ * A download that the GPU had started times out, and the late copy keeps
+ * the reset's fences from completing: the engine breaks.  The review's
+ * reproducer: the failed download's slot goes back and is taken again for
+ * a store, filled with 0x55; a second later the late download lands.  If
+ * the slot was given out again, it lands there, and the store's CPU
+ * fallback (the upload fails: the engine is broken) writes the old
+ * page's 0xaa to VRAM while reporting success.  The slot must stay out of
+ * use until a fence has shown that the GPU is done with it.
+ */
+UNIT_TEST(fence_test_broken_fence_keeps_the_failed_slot_out_of_use)
+{
+	struct ps3vram_dma_slot *old;
+	u8 *slot;
+
+	fence_start();
+	unit_on_cleanup(fence_late_off, NULL);
+	unit_on_cleanup(fence_timeout_default, NULL);
+	timeout_ms = 10;
+	emu_late_us = USEC_PER_SEC;
+	memset(dma_vram(fc, 0), 0xaa, PAGE_SIZE);
+	emu_late_every = 1;
+	EXPECT_EQ(ps3vram_dma_download(fc, fs, 0, 0, PAGE_SIZE), -ETIMEDOUT);
+	emu_late_every = 0;
+	EXPECT_TRUE(unit_log_contains("reset fence did not complete 3 times, giving up"));
+	EXPECT_TRUE(env.dma->broken);
+
+	/* The slot goes back and is taken again, for a store. */
+	old = fs;
+	ps3vram_dma_slot_put(fc, fs);
+	fs = ps3vram_dma_slot_get(fc);
+	slot = fs->buf;
+	memset(slot, 0x55, PAGE_SIZE);
+	/* The late download lands meanwhile. */
+	unit_clock_advance(2 * NSEC_PER_SEC);
+	EXPECT_EQ(ps3vram_dma_upload(fc, fs, 0, 2 * PAGE_SIZE, PAGE_SIZE), -EIO);
+	EXPECT_EQ(ps3vram_dma_cpu_write(fc, 2 * PAGE_SIZE, slot, PAGE_SIZE), 0);
+	EXPECT_EQ(slot[0], 0x55);
+	EXPECT_EQ(slot[PAGE_SIZE - 1], 0x55);
+	EXPECT_EQ(*dma_vram(fc, 2 * PAGE_SIZE), 0x55);
+	EXPECT_EQ(*dma_vram(fc, 3 * PAGE_SIZE - 1), 0x55);
+	/* The late bytes went where the failed download pointed, nowhere else. */
+	EXPECT_TRUE(fs != old);
+	EXPECT_EQ(((u8 *)old->buf)[0], 0xaa);
+}
+
+/*
+ * The quarantine holds every slot and notifier of the copies in flight
+ * when the engine broke, shows in mem_stat, and ends with the first reset
+ * whose fence completes: the parked slots are free again.
+ */
+UNIT_TEST(fence_test_quarantine_ends_with_a_fence_that_completes)
+{
+	struct ps3vram_dma_xfer x[2] = { };
+	struct ps3vram_dma_slot *second;
+	u64 v[7];
+
+	fence_start();
+	unit_on_cleanup(fence_late_off, NULL);
+	unit_on_cleanup(fence_timeout_default, NULL);
+	timeout_ms = 10;
+	emu_late_us = USEC_PER_SEC;
+	second = ps3vram_dma_slot_get(fc);
+	emu_late_every = 1;
+	ASSERT_EQ(ps3vram_dma_submit(fc, &x[0], PS3VRAM_DMA_FROM_VRAM, fs, 0, 0, 64), 0);
+	emu_late_every = 0;
+	ASSERT_EQ(ps3vram_dma_submit(fc, &x[1], PS3VRAM_DMA_FROM_VRAM, second, 0, 64, 64), 0);
+	EXPECT_EQ(ps3vram_dma_wait(&x[0]), -ETIMEDOUT);
+	EXPECT_EQ(ps3vram_dma_wait(&x[1]), -EIO);
+	ASSERT_TRUE(env.dma->broken);
+
+	/* Both slots and both notifiers, held or given back. */
+	ASSERT_EQ(unit_sysfs_u64s("kernel/ps3vram_dma/mem_stat", v, 8), 7);
+	EXPECT_EQ(v[3], 2);		/* slots used */
+	EXPECT_EQ(v[4], 0);		/* notifiers busy */
+	EXPECT_EQ(v[5], 2);		/* slots quarantined */
+	EXPECT_EQ(v[6], 2);		/* notifiers quarantined */
+	ps3vram_dma_slot_put(fc, second);
+	ASSERT_EQ(unit_sysfs_u64s("kernel/ps3vram_dma/mem_stat", v, 8), 7);
+	EXPECT_EQ(v[3], 1);
+	EXPECT_EQ(v[5], 2);
+	EXPECT_TRUE(test_bit(second->index, env.dma->slot_map));
+
+	/* The late copy lands; then a reset fences, and the quarantine ends. */
+	unit_clock_advance(2 * NSEC_PER_SEC);
+	EXPECT_EQ(ps3vram_dma_reset(fc), 0);
+	EXPECT_FALSE(env.dma->broken);
+	ASSERT_EQ(unit_sysfs_u64s("kernel/ps3vram_dma/mem_stat", v, 8), 7);
+	EXPECT_EQ(v[3], 1);
+	EXPECT_EQ(v[5], 0);
+	EXPECT_EQ(v[6], 0);
+	EXPECT_FALSE(test_bit(second->index, env.dma->slot_map));
+	EXPECT_FALSE(fs->quarantined);
+	/* fs was held throughout: still the client's, and usable again. */
+	memset(fs->buf, 0x3c, 64);
+	EXPECT_EQ(ps3vram_dma_upload(fc, fs, 0, 128, 64), 0);
+	EXPECT_EQ(*dma_vram(fc, 128), 0x3c);
+}

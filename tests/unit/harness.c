@@ -552,6 +552,11 @@ static void unit_drop_locks(unsigned int keep, bool report)
 	}
 }
 
+unsigned int unit_locks_held(void)
+{
+	return unit_nr_held;
+}
+
 void unit_might_sleep(const char *what, const char *file, int line)
 {
 	unsigned int i;

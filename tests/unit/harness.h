@@ -154,6 +154,16 @@ struct unit_clock_stats {
 extern struct unit_clock_stats unit_clock;
 void unit_clock_advance(u64 ns);
 
+/* ---- work items (shim/shim.c, <linux/workqueue.h>) ---- */
+
+/*
+ * Play the kernel's worker threads: run every queued work item that is
+ * due by the fake clock, earliest first, including those the items run
+ * queue again and that are due already; with no lock held, as a kworker.
+ * Return: how many ran.
+ */
+unsigned int unit_work_run_due(void);
+
 /* ---- allocations ---- */
 
 /* Counted allocations live now, and made since the test started. */

@@ -127,3 +127,41 @@ UNIT_TEST(robust_test_upload_nothing_can_do_fails)
 	EXPECT_TRUE(how.cpu);
 	EXPECT_TRUE(unit_log_contains(" not stored (DMA -19, CPU -19)"));
 }
+
+/*
+ * Issue 24: every caller passes slot offset 0, so a CPU fallback that
+ * used the slot's buffer without the offset went unseen.  A download at
+ * offset 512 that the CPU does puts the bytes at 512, and nowhere else.
+ */
+UNIT_TEST(robust_test_download_cpu_fallback_keeps_the_slot_offset)
+{
+	struct ps3vram_dma_robust how;
+	u8 *buf;
+
+	rb_start();
+	buf = rs->buf;
+	emu_timeout_every = 1;
+	EXPECT_EQ(ps3vram_dma_download_robust(rc, rs, 512, 0, RB_LEN, 0x77,
+					      &how), 0);
+	EXPECT_TRUE(how.cpu);
+	EXPECT_TRUE(rb_all(buf + 512, 0x3c, RB_LEN));
+	EXPECT_TRUE(rb_all(buf, 0xa5, 512));
+	EXPECT_TRUE(rb_all(buf + 512 + RB_LEN, 0xa5, PAGE_SIZE - 512 - RB_LEN));
+}
+
+/* ... and an upload the CPU does takes the bytes from the offset. */
+UNIT_TEST(robust_test_upload_cpu_fallback_keeps_the_slot_offset)
+{
+	struct ps3vram_dma_robust how;
+
+	rb_start();
+	memset(rs->buf + 512, 0x5e, RB_LEN);
+	memset(dma_vram(rc, 4096), 0, RB_LEN + 16);
+	emu_timeout_every = 1;
+	EXPECT_EQ(ps3vram_dma_upload_robust(rc, rs, 512, 4096, RB_LEN, &how),
+		  0);
+	EXPECT_TRUE(how.cpu);
+	EXPECT_TRUE(rb_all(dma_vram(rc, 4096), 0x5e, RB_LEN));
+	/* Only the copy's bytes. */
+	EXPECT_TRUE(rb_all(dma_vram(rc, 4096 + RB_LEN), 0, 16));
+}

@@ -3,8 +3,9 @@
  * The shims behave as the kernel does where the tests depend on it: the
  * kernel's round_up() wraps, its ctype is ISO 8859-1, kobjects release at
  * the last put and pin their parent, sysfs_emit_at() refuses to write past
- * the page, a wait with nobody to wake it would block, and an injected
- * allocation failure hits exactly the Nth allocation.
+ * the page, a wait with nobody to wake it would block, an injected
+ * allocation failure hits exactly the Nth allocation, and a delayed work
+ * item runs once its delay has passed, not before, and not twice.
  */
 #include <linux/bitmap.h>
 #include <linux/ctype.h>
@@ -13,6 +14,7 @@
 #include <linux/spinlock.h>
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "harness.h"
 
@@ -177,4 +179,69 @@ UNIT_TEST(shim_test_locks_know_their_holder)
 	spin_unlock(&lock);
 	EXPECT_TRUE(spin_trylock(&lock));
 	spin_unlock(&lock);
+}
+
+static struct delayed_work shim_dw;
+static unsigned int shim_dw_runs;
+static bool shim_dw_again;
+
+static void shim_dw_fn(struct work_struct *work)
+{
+	EXPECT_TRUE(to_delayed_work(work) == &shim_dw);
+	EXPECT_FALSE(delayed_work_pending(&shim_dw));
+	shim_dw_runs++;
+	if (shim_dw_again)
+		queue_delayed_work(system_wq, &shim_dw, msecs_to_jiffies(100));
+}
+
+UNIT_TEST(shim_test_delayed_work_runs_when_due_and_once)
+{
+	shim_dw_runs = 0;
+	shim_dw_again = false;
+	INIT_DELAYED_WORK(&shim_dw, shim_dw_fn);
+	/* HZ 250: rounded up to whole jiffies, never shorter. */
+	EXPECT_EQ(msecs_to_jiffies(1), 1);
+	EXPECT_EQ(msecs_to_jiffies(100), 25);
+	EXPECT_TRUE(queue_delayed_work(system_wq, &shim_dw,
+				       msecs_to_jiffies(100)));
+	EXPECT_TRUE(delayed_work_pending(&shim_dw));
+	/* Pending already: not queued again, its due time kept. */
+	EXPECT_FALSE(queue_delayed_work(system_wq, &shim_dw,
+					msecs_to_jiffies(1)));
+	unit_clock_advance(99 * NSEC_PER_MSEC);
+	EXPECT_EQ(unit_work_run_due(), 0);
+	unit_clock_advance(NSEC_PER_MSEC);
+	EXPECT_EQ(unit_work_run_due(), 1);
+	EXPECT_EQ(shim_dw_runs, 1);
+	EXPECT_EQ(unit_work_run_due(), 0);
+
+	/* One that queues itself again runs again only when due again. */
+	shim_dw_again = true;
+	EXPECT_TRUE(queue_delayed_work(system_wq, &shim_dw, 0));
+	EXPECT_EQ(unit_work_run_due(), 1);
+	EXPECT_TRUE(delayed_work_pending(&shim_dw));
+	unit_clock_advance(100 * NSEC_PER_MSEC);
+	EXPECT_EQ(unit_work_run_due(), 1);
+	EXPECT_EQ(shim_dw_runs, 3);
+
+	/* Cancelled: never runs. */
+	EXPECT_TRUE(cancel_delayed_work_sync(&shim_dw));
+	EXPECT_FALSE(cancel_delayed_work_sync(&shim_dw));
+	unit_clock_advance(NSEC_PER_SEC);
+	EXPECT_EQ(unit_work_run_due(), 0);
+	EXPECT_EQ(shim_dw_runs, 3);
+}
+
+UNIT_TEST(shim_test_mod_delayed_work_moves_the_due_time)
+{
+	shim_dw_runs = 0;
+	shim_dw_again = false;
+	INIT_DELAYED_WORK(&shim_dw, shim_dw_fn);
+	EXPECT_FALSE(mod_delayed_work(system_wq, &shim_dw,
+				      msecs_to_jiffies(1000)));
+	EXPECT_TRUE(mod_delayed_work(system_wq, &shim_dw,
+				     msecs_to_jiffies(8)));
+	unit_clock_advance(8 * NSEC_PER_MSEC);
+	EXPECT_EQ(unit_work_run_due(), 1);
+	EXPECT_EQ(shim_dw_runs, 1);
 }

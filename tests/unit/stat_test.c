@@ -9,8 +9,8 @@
 
 #define SYS		"kernel/ps3vram_dma/"
 #define IO_COLS		NR_PS3VRAM_DMA_IO_STATS		/* 9 */
-#define WAIT_COLS	(NR_PS3VRAM_DMA_STATS - NR_PS3VRAM_DMA_IO_STATS + 3)
-#define MEM_COLS	5
+#define WAIT_COLS	(NR_PS3VRAM_DMA_WAIT_STATS - NR_PS3VRAM_DMA_IO_STATS + 3)
+#define MEM_COLS	7
 
 static struct ps3vram_dma_client *tc;
 static struct ps3vram_dma_slot *ts;
@@ -76,6 +76,8 @@ UNIT_TEST(stat_test_mem_stat_shows_vram_claims_slots_and_notifiers)
 	EXPECT_EQ(v[2], PAGE_SIZE == 4096 ? 496 : 31);	/* staging slots */
 	EXPECT_EQ(v[3], 1);			/* in use */
 	EXPECT_EQ(v[4], 2);			/* notifiers busy */
+	EXPECT_EQ(v[5], 0);			/* slots quarantined */
+	EXPECT_EQ(v[6], 0);			/* notifiers quarantined */
 	EXPECT_EQ(ps3vram_dma_wait(&x[0]), 0);
 	EXPECT_EQ(ps3vram_dma_wait(&x[1]), 0);
 	stat_read(SYS "mem_stat", v, MEM_COLS);

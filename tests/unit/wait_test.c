@@ -370,7 +370,7 @@ static bool race_notifier_done(struct ps3vram_dma_hw *hw, unsigned int n)
 	if (race_armed && ktime_get_ns() >= race_deadline) {
 		race_armed = false;
 		mutex_lock(&env.dma->fifo_lock);
-		ps3vram_dma_reset_locked(env.dma, -ETIMEDOUT);
+		ps3vram_dma_reset_locked(env.dma, -ETIMEDOUT, NULL);
 		mutex_unlock(&env.dma->fifo_lock);
 		EXPECT_EQ(ps3vram_dma_submit(wc, &race_y, PS3VRAM_DMA_TO_VRAM,
 					     ws, 0, 64, 16), 0);

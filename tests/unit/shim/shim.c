@@ -22,6 +22,7 @@
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 #include <linux/zpool.h>
 
 /* ---- ctype: lib/ctype.c ---- */
@@ -518,6 +519,123 @@ struct zpool_driver *unit_zpool_driver(const char *type)
 							     : NULL;
 }
 
+/* ---- work items: queued with their due time, run by the test ---- */
+
+static struct workqueue_struct unit_wqs[] = {
+	{ "events" }, { "events_long" }, { "events_unbound" },
+	{ "events_power_efficient" },
+};
+struct workqueue_struct *system_wq = &unit_wqs[0];
+struct workqueue_struct *system_long_wq = &unit_wqs[1];
+struct workqueue_struct *system_unbound_wq = &unit_wqs[2];
+struct workqueue_struct *system_power_efficient_wq = &unit_wqs[3];
+
+/* Queued work items, in the order they were queued. */
+static struct work_struct *unit_works;
+
+/* Each work item run counts; more than this in one call is a livelock. */
+#define UNIT_MAX_WORK_RUNS	100000
+
+void unit_work_init(struct work_struct *work, work_func_t func)
+{
+	memset(work, 0, sizeof(*work));
+	work->func = func;
+}
+
+static void unit_work_unlink(struct work_struct *work)
+{
+	struct work_struct **p;
+
+	for (p = &unit_works; *p; p = &(*p)->next)
+		if (*p == work) {
+			*p = work->next;
+			break;
+		}
+	work->next = NULL;
+	work->pending = false;
+}
+
+/*
+ * queue_work(), queue_delayed_work() (@modify false: true when queued,
+ * false when it was pending already, whose due time stays) and
+ * mod_delayed_work() (@modify: true when it was pending; due after
+ * @delay_ns from now either way).
+ */
+bool unit_work_queue(struct work_struct *work, u64 delay_ns, bool modify,
+		     const char *file, int line)
+{
+	bool was_pending = work->pending;
+	struct work_struct **p;
+
+	if (WARN(!work->func, "%s:%d: queueing a work item never initialised",
+		 file, line))
+		return false;
+	if (was_pending && !modify)
+		return false;
+	work->due = unit_clock_ns + delay_ns;
+	work->file = file;
+	work->line = line;
+	if (!was_pending) {
+		work->pending = true;
+		work->next = NULL;
+		for (p = &unit_works; *p; p = &(*p)->next)
+			;
+		*p = work;
+	}
+	return modify ? was_pending : true;
+}
+
+/*
+ * cancel_delayed_work() and the _sync() cancels, which wait for a running
+ * item: called from that item itself (the only thread here), the kernel's
+ * would wait for ever.  Return: whether it was pending.
+ */
+bool unit_work_cancel(struct work_struct *work, bool sync, const char *file,
+		      int line)
+{
+	bool was_pending = work->pending;
+
+	if (sync) {
+		unit_might_sleep("cancel_work_sync", file, line);
+		if (work->running)
+			unit_check(false, false, file, line,
+				   "deadlock: a work item cancels itself with a _sync() cancel");
+	}
+	if (was_pending)
+		unit_work_unlink(work);
+	return was_pending;
+}
+
+unsigned int unit_work_run_due(void)
+{
+	struct work_struct *work, *next;
+	unsigned int runs = 0;
+
+	if (unit_locks_held()) {
+		unit_fail("unit_work_run_due() with %u locks held: a worker holds none",
+			  unit_locks_held());
+		return 0;
+	}
+	for (;;) {
+		next = NULL;
+		for (work = unit_works; work; work = work->next)
+			if (work->due <= unit_clock_ns &&
+			    (!next || work->due < next->due))
+				next = work;
+		if (!next)
+			return runs;
+		if (++runs > UNIT_MAX_WORK_RUNS) {
+			unit_fail("livelock: %u work items run in one call",
+				  runs);
+			return runs;
+		}
+		unit_work_unlink(next);
+		next->running = true;
+		next->func(next);
+		next->running = false;
+	}
+}
+
 /* ---- what a test left behind ---- */
 
 unsigned int unit_shim_leftovers(void)
@@ -549,6 +667,12 @@ unsigned int unit_shim_leftovers(void)
 	if (unit_zpool) {
 		printf("#   zpool driver %s still registered\n", unit_zpool->type);
 		unit_zpool = NULL;
+		n++;
+	}
+	while (unit_works) {
+		printf("#   work item queued at %s:%d still pending\n",
+		       unit_works->file, unit_works->line);
+		unit_work_unlink(unit_works);
 		n++;
 	}
 	if (unit_platform_devices) {

@@ -66,6 +66,8 @@ bool unit_lock_try(struct unit_lock *l, const char *file, int line);
 void unit_lock_release(struct unit_lock *l, const char *file, int line);
 void unit_lock_assert_held(const struct unit_lock *l, const char *expr,
 			   const char *file, int line);
+/* Locks the test's thread holds now. */
+unsigned int unit_locks_held(void);
 
 /* ---- the fake clock (harness.c) ---- */
 
