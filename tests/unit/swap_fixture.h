@@ -53,12 +53,15 @@
 #define CLIENT_SYS	CLIENT_DIR "/"
 
 /* Columns, as Documentation/ABI/testing/sysfs-kernel-ps3vram_swap has them. */
-enum { MM_STORED, MM_STORED_BYTES, MM_VRAM_USED, MM_VRAM_TOTAL, MM_COLS };
+enum {
+	MM_STORED, MM_STORED_BYTES, MM_VRAM_USED, MM_VRAM_TOTAL, MM_HELD,
+	MM_RAM_BYTES, MM_COLS
+};
 
 enum {
 	IO_STORES, IO_LOADS, IO_REJECT_FULL, IO_REJECT_SIZE, IO_RETRIES_UP,
 	IO_RETRIES_DOWN, IO_CPU_WRITES, IO_CPU_READS, IO_EVICTED,
-	IO_EVICT_FAILED, IO_COLS
+	IO_EVICT_FAILED, IO_REJECT_GONE, IO_COLS
 };
 
 /* ... and sysfs-kernel-ps3vram_dma: io_stat (engine and client), mem_stat. */

@@ -180,14 +180,17 @@ UNIT_TEST(swap_zswap_test_a_load_nothing_can_move_gets_poison_not_stale_bytes)
 }
 
 /*
- * A store that reached neither by DMA nor by the CPU is remembered: even
- * with the engine back, its load is poison, not what VRAM held before.
+ * A store that reaches VRAM neither by DMA nor by the CPU is kept in RAM,
+ * counted, and its loads are intact: zswap counts it as stored, and on
+ * 6.1 and 6.12 a load it cannot decompress is a BUG.  VRAM, which still
+ * holds the bytes of the object freed before, is never read for it.
  */
-UNIT_TEST(swap_zswap_test_an_object_whose_store_was_lost_never_loads_as_valid)
+UNIT_TEST(swap_zswap_test_a_store_vram_cannot_take_is_held_in_ram_and_loads_intact)
 {
 	void *pool = swap_start(VRAM_MB);
 	unsigned long x = swap_put(pool, 700), y;
 	unsigned int warns;
+	u64 downloads;
 
 	/* y takes x's place in VRAM, which still holds x's bytes. */
 	swap_free(pool, x);
@@ -196,25 +199,140 @@ UNIT_TEST(swap_zswap_test_an_object_whose_store_was_lost_never_loads_as_valid)
 	swap_engine_dead();
 	warns = SWAP_WARNS(swap_fill(pool, y, 700));
 	EXPECT_EQ(warns, 0);
-	EXPECT_EQ(unit_log_count("cannot store"), 1);
+	EXPECT_EQ(unit_log_count("held in RAM"), 1);
+	EXPECT_EQ(mm_stat(MM_HELD), 1);
+	/* The spare set aside at malloc now holds the object. */
+	EXPECT_EQ(mm_stat(MM_RAM_BYTES), PAGE_SIZE);
+
+	/* VRAM still unreachable: the load comes from RAM, no copy at all. */
+	downloads = client_stat(DMA_DOWNLOADS);
+	EXPECT_TRUE(swap_intact(pool, y, 700));
+	EXPECT_EQ(client_stat(DMA_DOWNLOADS), downloads);
+	EXPECT_EQ(unit_log_count("cannot load"), 0);
+
+	/* Freed, its RAM is a spare again. */
+	swap_free(pool, y);
+	EXPECT_EQ(mm_stat(MM_HELD), 0);
+	EXPECT_EQ(mm_stat(MM_RAM_BYTES), PAGE_SIZE);
+	*swap_dma_param("emu_timeout_every") = 0;
+	swap_cpu_dead = 0;
+	y = swap_put(pool, 700);
+	EXPECT_TRUE(swap_intact(pool, y, 700));
+	EXPECT_TRUE(swap_vram_intact(y, 700));
+}
+
+/*
+ * While the last copy reached VRAM neither way, a new store is refused
+ * (zswap sends the page to the disk behind it) rather than held in RAM;
+ * the first copy that succeeds again ends it.
+ */
+UNIT_TEST(swap_zswap_test_stores_are_refused_while_vram_is_unreachable)
+{
+	void *pool = swap_start(VRAM_MB);
+	unsigned long h = swap_put(pool, 100), x;
+	u8 *mem;
+
+	swap_engine_dead();
+	SWAP_WARNS(mem = swap_read_begin(pool, h));
+	swap_read_end(pool, h, mem);
+	EXPECT_EQ(swap_malloc(pool, 100, &x), -ENOMEM);
+	EXPECT_EQ(io_stat(IO_REJECT_GONE), 1);
+	EXPECT_EQ(io_stat(IO_REJECT_FULL), 0);
+	EXPECT_EQ(mm_stat(MM_STORED), 1);
 
 	*swap_dma_param("emu_timeout_every") = 0;
 	swap_cpu_dead = 0;
-	{
-		u8 *mem = swap_read_begin(pool, y);
-
-		EXPECT_TRUE(swap_is_poison(mem, 700));
-		swap_read_end(pool, y, mem);
-	}
-	/* Freed and reused, the object is good again. */
-	swap_free(pool, y);
-	y = swap_put(pool, 700);
-	EXPECT_TRUE(swap_intact(pool, y, 700));
+	EXPECT_TRUE(swap_intact(pool, h, 100));
+	x = swap_put(pool, 100);
+	EXPECT_TRUE(swap_intact(pool, x, 100));
+	EXPECT_EQ(io_stat(IO_REJECT_GONE), 1);
 }
+
+/*
+ * A store is taken only with RAM set aside to hold it, should VRAM not
+ * take it: when that RAM cannot be had, malloc refuses, nothing leaks,
+ * and nothing is half allocated.
+ */
+UNIT_TEST(swap_zswap_test_a_store_without_ram_to_fall_back_on_is_refused)
+{
+	void *pool = swap_start(VRAM_MB);
+	unsigned long h;
+	unsigned int n;
+	int ret;
+
+	for (n = 1;; n++) {
+		unit_fail_nth_alloc(n);
+		ret = swap_malloc(pool, 100, &h);
+		unit_fail_nth_alloc(0);
+		if (!ret)
+			break;
+		EXPECT_EQ(ret, -ENOMEM);
+		EXPECT_EQ(mm_stat(MM_STORED), 0);
+		EXPECT_EQ(mm_stat(MM_VRAM_USED), 0);
+		EXPECT_EQ(mm_stat(MM_RAM_BYTES), 0);
+	}
+	EXPECT_GT(n, 1);
+	swap_fill(pool, h, 100);
+	EXPECT_TRUE(swap_intact(pool, h, 100));
+	EXPECT_EQ(mm_stat(MM_RAM_BYTES), PAGE_SIZE);
+}
+
+#ifndef PS3VRAM_ZPOOL_OBJ_RW
+/*
+ * map(ZPOOL_MM_RW) over a load that failed: what is written back is
+ * poison with the caller's changes in it, never data: it stays poison.
+ */
+UNIT_TEST(swap_zswap_test_a_read_write_map_over_poison_stays_poison)
+{
+	void *pool = swap_start(VRAM_MB);
+	unsigned long h = swap_put(pool, 300);
+	u8 *mem;
+
+	swap_engine_dead();
+	SWAP_WARNS(mem = drv->map(pool, h, ZPOOL_MM_RW));
+	*swap_dma_param("emu_timeout_every") = 0;
+	swap_cpu_dead = 0;
+	memset(mem, 0x5a, 8);
+	drv->unmap(pool, h);
+	mem = swap_read_begin(pool, h);
+	EXPECT_TRUE(swap_is_poison(mem, 300));
+	swap_read_end(pool, h, mem);
+}
+#endif
 
 /* ---- 6.1's writeback (items 4, 11, 12) ---- */
 
 #if PS3VRAM_SWAP_EVICT
+/*
+ * 6.1's zswap takes the swap entry out of the first bytes of an object it
+ * writes back and indexes its trees with it: bytes that did not arrive
+ * must never reach it.  The driver downloads the object before it calls
+ * evict(); when nothing can, evict() is not called.  zswap's maps in
+ * evict() get those bytes, so each object is downloaded once.
+ */
+UNIT_TEST(swap_zswap_test_writeback_never_hands_zswap_bytes_that_did_not_arrive)
+{
+	void *pool = swap_start(VRAM_MB);
+	unsigned long h[3];
+	u64 downloads;
+
+	swap_put_n(pool, h, ARRAY_SIZE(h), 100);
+	swap_engine_dead();
+	SWAP_WARNS(EXPECT_EQ(swap_shrink(pool, 1, NULL), -EAGAIN));
+	EXPECT_EQ(evict.calls, 0);
+	EXPECT_EQ(mm_stat(MM_STORED), 3);
+
+	*swap_dma_param("emu_timeout_every") = 0;
+	swap_cpu_dead = 0;
+	EXPECT_TRUE(swap_intact(pool, h[1], 100));
+	downloads = client_stat(DMA_DOWNLOADS);
+	EXPECT_EQ(swap_shrink(pool, 1, NULL), 0);
+	EXPECT_EQ(evict.calls, 3);
+	EXPECT_EQ(client_stat(DMA_DOWNLOADS) - downloads, 3);
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+	swap_expect_empty();
+}
+
 /*
  * An object is on its block's LRU from malloc; its bytes reach VRAM at
  * unmap.  A writeback in between would read a swpentry from VRAM that is
