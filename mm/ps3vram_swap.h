@@ -85,6 +85,8 @@
 #define PS3VRAM_SWAP_SHRINK_OBJS	32
 /* What a failed load hands back: no decompressor accepts it. */
 #define PS3VRAM_SWAP_POISON		0xff
+/* Spare buffers a pool keeps beyond the stores in flight (see malloc). */
+#define PS3VRAM_SWAP_SPARES		2
 
 /* Counters, in the column order of the sysfs files. */
 enum ps3vram_swap_stat_item {
@@ -104,6 +106,11 @@ enum ps3vram_swap_stat_item {
 	PS3VRAM_SWAP_CPU_READS,		/* loads finished by the CPU */
 	PS3VRAM_SWAP_EVICTED,		/* objects written back (6.1 shrink) */
 	PS3VRAM_SWAP_EVICT_FAILED,	/* ... that zswap could not write back */
+	PS3VRAM_SWAP_REJECT_GONE,	/* malloc: VRAM unreachable, -ENOMEM */
+	NR_PS3VRAM_SWAP_IO_END,
+	/* mm_stat, after vram_total_bytes */
+	PS3VRAM_SWAP_HELD = NR_PS3VRAM_SWAP_IO_END, /* objects held in RAM */
+	PS3VRAM_SWAP_RAM_BYTES,		/* held and spare buffers, bytes */
 	NR_PS3VRAM_SWAP_STATS,
 };
 
@@ -121,8 +128,8 @@ enum ps3vram_swap_stat_item {
  * @map: allocated objects
  * @pending: allocated objects not stored yet (no upload done): writeback
  *	must not read them
- * @lost: objects whose store reached VRAM neither by DMA nor by the CPU:
- *	a load of one gets poison
+ * @held: objects whose store reached VRAM neither by DMA nor by the CPU:
+ *	their bytes are in a buffer on @pool->held, where loads find them
  *
  * All of it, bits included, is protected by @pool->lock.
  */
@@ -136,7 +143,19 @@ struct ps3vram_swap_block {
 	bool reclaim;
 	DECLARE_BITMAP(map, PS3VRAM_SWAP_MAX_OBJS);
 	DECLARE_BITMAP(pending, PS3VRAM_SWAP_MAX_OBJS);
-	DECLARE_BITMAP(lost, PS3VRAM_SWAP_MAX_OBJS);
+	DECLARE_BITMAP(held, PS3VRAM_SWAP_MAX_OBJS);
+};
+
+/**
+ * struct ps3vram_swap_held - RAM for an object VRAM could not take
+ * @list: in its pool's @spare list, or in its @held list
+ * @handle: the object it holds, while on @held
+ * @buf: PS3VRAM_SWAP_MAX_SIZE bytes
+ */
+struct ps3vram_swap_held {
+	struct list_head list;
+	unsigned long handle;
+	void *buf;
 };
 
 /**
@@ -148,6 +167,8 @@ struct ps3vram_swap_block {
  * @write: mapped for writing (write-only or read-write): unmap uploads
  * @failed: mapped for reading and the object could not be loaded: the
  *	slot holds poison
+ * @borrowed: @slot is the one 6.1's writeback loaded the object into
+ *	before evict(): unmap leaves it to the writeback
  */
 struct ps3vram_swap_map {
 	unsigned long handle;
@@ -155,6 +176,7 @@ struct ps3vram_swap_map {
 	struct ps3vram_dma_slot *slot;
 	bool write;
 	bool failed;
+	bool borrowed;
 };
 
 /**
@@ -163,6 +185,11 @@ struct ps3vram_swap_map {
  * @partial: blocks with free objects, per class
  * @lru: blocks, most recently allocated from first
  * @blocks: blocks in use
+ * @held: buffers holding objects VRAM could not take
+ * @spare: buffers set aside for stores
+ * @nr_held: buffers on @held
+ * @nr_spare: buffers on @spare
+ * @nr_reserved: stores allocated and not uploaded yet, each owed a spare
  * @map_lock: protects @maps
  * @maps: live mappings
  * @map_wait: where map() waits for a free entry in @maps
@@ -174,14 +201,21 @@ struct ps3vram_swap_map {
  * @evict_task: the task that runs it
  * @evict_freed: zswap freed @evict_handle from within evict(): it was
  *	written back (an entry zswap had invalidated is freed elsewhere)
+ * @evict_slot: the slot holding @evict_handle's bytes, loaded before
+ *	evict(): zswap's maps of the handle in evict() read it
  *
- * @drain to @evict_freed are protected by @lock.
+ * @held to @nr_reserved and @drain to @evict_slot are protected by @lock.
  */
 struct ps3vram_swap_pool {
 	spinlock_t lock;		/* see above */
 	struct list_head partial[PS3VRAM_SWAP_NR_CLASSES];
 	struct list_head lru;
 	unsigned long blocks;
+	struct list_head held;
+	struct list_head spare;
+	unsigned int nr_held;
+	unsigned int nr_spare;
+	unsigned int nr_reserved;
 	spinlock_t map_lock;		/* see above */
 	struct ps3vram_swap_map maps[PS3VRAM_SWAP_MAX_MAPS];
 	wait_queue_head_t map_wait;
@@ -193,6 +227,7 @@ struct ps3vram_swap_pool {
 	unsigned long evict_handle;
 	struct task_struct *evict_task;
 	bool evict_freed;
+	struct ps3vram_dma_slot *evict_slot;
 #endif
 };
 
@@ -251,6 +286,23 @@ int ps3vram_swap_alloc(struct ps3vram_swap_pool *pool, unsigned int class,
 		       unsigned long *handle);
 struct ps3vram_swap_pool *ps3vram_swap_create_pool(void);
 void ps3vram_swap_destroy_pool(struct ps3vram_swap_pool *pool);
+int ps3vram_swap_reserve(struct ps3vram_swap_pool *pool, gfp_t gfp);
+void ps3vram_swap_unreserve(struct ps3vram_swap_pool *pool);
+void ps3vram_swap_trim(struct ps3vram_swap_pool *pool);
+struct ps3vram_swap_held *
+ps3vram_swap_held_find(struct ps3vram_swap_pool *pool,
+		       struct ps3vram_swap_block *block, unsigned int obj,
+		       unsigned long handle);
+void ps3vram_swap_hold(struct ps3vram_swap_pool *pool,
+		       struct ps3vram_swap_block *block, unsigned int obj,
+		       unsigned long handle, const void *src, unsigned int len);
+void ps3vram_swap_unhold(struct ps3vram_swap_pool *pool,
+			 struct ps3vram_swap_block *block, unsigned int obj,
+			 unsigned long handle);
+
+/* ps3vram_swap_zpool.c */
+int ps3vram_swap_fetch(struct ps3vram_swap_pool *pool, unsigned long handle,
+		       struct ps3vram_dma_slot *slot);
 
 /* ps3vram_swap_writeback.c */
 #if PS3VRAM_SWAP_EVICT

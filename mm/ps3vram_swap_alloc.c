@@ -21,11 +21,25 @@
  * block supply; each keeps its own partial-block lists and LRU.
  *
  * All metadata lives in RAM: a struct ps3vram_swap_block per block with
- * bitmaps of its objects (allocated, not uploaded yet, lost), and a stack
- * of free block numbers.  There is no per-object allocation: a handle
+ * bitmaps of its objects (allocated, not uploaded yet, held in RAM), and a
+ * stack of free block numbers.  There is no per-object allocation: a handle
  * encodes the block number and the object index (plus one, so that no
  * handle is 0), and the class of the block gives the object's size and
  * VRAM offset.
+ *
+ * RAM for stores VRAM cannot take
+ * -------------------------------
+ * zswap counts an object as stored once malloc() succeeded: its unmap
+ * cannot fail.  So that a store whose upload reaches VRAM neither by DMA
+ * nor by the CPU keeps its bytes, malloc() sets a page-sized buffer aside
+ * for every object until it is uploaded (a reservation, one spare buffer
+ * each), allocated with zswap's own gfp when the pool has no spare left:
+ * malloc() fails with -ENOMEM when it cannot have one, before anything is
+ * allocated in VRAM.  A store that fails both ways moves its bytes into its
+ * spare, which joins the pool's held list; loads and writeback read them
+ * there, free() makes the buffer a spare again.  A pool keeps at most
+ * PS3VRAM_SWAP_SPARES spares beyond its reservations, so the RAM this costs
+ * without failures is a page or two per pool (mm_stat's ram_bytes).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -171,7 +185,7 @@ int ps3vram_swap_alloc(struct ps3vram_swap_pool *pool, unsigned int class,
 		block->reclaim = false;
 		bitmap_zero(block->map, PS3VRAM_SWAP_MAX_OBJS);
 		bitmap_zero(block->pending, PS3VRAM_SWAP_MAX_OBJS);
-		bitmap_zero(block->lost, PS3VRAM_SWAP_MAX_OBJS);
+		bitmap_zero(block->held, PS3VRAM_SWAP_MAX_OBJS);
 		list_add(&block->list, &pool->partial[class]);
 		list_add(&block->lru, &pool->lru);
 		pool->blocks++;
@@ -187,6 +201,175 @@ int ps3vram_swap_alloc(struct ps3vram_swap_pool *pool, unsigned int class,
 	list_move(&block->lru, &pool->lru);
 	*handle = ps3vram_swap_handle(block - ps3vram_swap.blocks, obj);
 	return 0;
+}
+
+/* ---- RAM for stores VRAM cannot take ----------------------------------- */
+
+static void ps3vram_swap_buf_free(struct ps3vram_swap_held *held)
+{
+	ps3vram_swap_count(PS3VRAM_SWAP_RAM_BYTES, -PS3VRAM_SWAP_MAX_SIZE);
+	kfree(held->buf);
+	kfree(held);
+}
+
+/**
+ * ps3vram_swap_reserve() - set a spare buffer aside for a store
+ * @pool: the pool
+ * @gfp: for a new buffer when the pool has no spare left
+ *
+ * Return: 0, or -ENOMEM when no buffer could be had.
+ */
+int ps3vram_swap_reserve(struct ps3vram_swap_pool *pool, gfp_t gfp)
+{
+	struct ps3vram_swap_held *held;
+
+	spin_lock(&pool->lock);
+	if (pool->nr_spare > pool->nr_reserved) {
+		pool->nr_reserved++;
+		spin_unlock(&pool->lock);
+		return 0;
+	}
+	spin_unlock(&pool->lock);
+
+	/* The buffer must have a kernel address; zswap may allow highmem. */
+	gfp &= ~(__GFP_HIGHMEM | __GFP_MOVABLE);
+	held = kmalloc(sizeof(*held), gfp);
+	if (!held)
+		return -ENOMEM;
+	held->buf = kmalloc(PS3VRAM_SWAP_MAX_SIZE, gfp);
+	if (!held->buf) {
+		kfree(held);
+		return -ENOMEM;
+	}
+	ps3vram_swap_count(PS3VRAM_SWAP_RAM_BYTES, PS3VRAM_SWAP_MAX_SIZE);
+	spin_lock(&pool->lock);
+	list_add(&held->list, &pool->spare);
+	pool->nr_spare++;
+	pool->nr_reserved++;
+	spin_unlock(&pool->lock);
+	return 0;
+}
+
+/* End a reservation: its store is done, or it is freed unstored. */
+void ps3vram_swap_unreserve(struct ps3vram_swap_pool *pool)
+{
+	lockdep_assert_held(&pool->lock);
+	pool->nr_reserved--;
+}
+
+/**
+ * ps3vram_swap_trim() - free the spares a pool does not need
+ * @pool: the pool, not locked
+ *
+ * Those beyond its reservations and PS3VRAM_SWAP_SPARES more.
+ */
+void ps3vram_swap_trim(struct ps3vram_swap_pool *pool)
+{
+	struct ps3vram_swap_held *held;
+
+	while (READ_ONCE(pool->nr_spare) >
+	       READ_ONCE(pool->nr_reserved) + PS3VRAM_SWAP_SPARES) {
+		spin_lock(&pool->lock);
+		held = NULL;
+		if (pool->nr_spare > pool->nr_reserved + PS3VRAM_SWAP_SPARES) {
+			held = list_first_entry(&pool->spare,
+						struct ps3vram_swap_held, list);
+			list_del(&held->list);
+			pool->nr_spare--;
+		}
+		spin_unlock(&pool->lock);
+		if (!held)
+			break;
+		ps3vram_swap_buf_free(held);
+	}
+}
+
+/**
+ * ps3vram_swap_held_find() - the buffer holding an object, if any
+ * @pool: the pool, locked
+ * @block: the object's block
+ * @obj: its index in @block
+ * @handle: its handle
+ *
+ * Return: the buffer, or NULL when the object is in VRAM.
+ */
+struct ps3vram_swap_held *
+ps3vram_swap_held_find(struct ps3vram_swap_pool *pool,
+		       struct ps3vram_swap_block *block, unsigned int obj,
+		       unsigned long handle)
+{
+	struct ps3vram_swap_held *held;
+
+	lockdep_assert_held(&pool->lock);
+
+	if (!test_bit(obj, block->held))
+		return NULL;
+	list_for_each_entry(held, &pool->held, list)
+		if (held->handle == handle)
+			return held;
+	WARN_ON_ONCE(1);
+	return NULL;
+}
+
+/**
+ * ps3vram_swap_hold() - keep the bytes of an object VRAM could not take
+ * @pool: the pool, locked
+ * @block: the object's block
+ * @obj: its index in @block
+ * @handle: its handle
+ * @src: its bytes
+ * @len: how many
+ *
+ * Into the object's buffer when it has one already (a read-write mapping
+ * of a held object), else into the spare its reservation set aside; the
+ * reservation ends either way.
+ */
+void ps3vram_swap_hold(struct ps3vram_swap_pool *pool,
+		       struct ps3vram_swap_block *block, unsigned int obj,
+		       unsigned long handle, const void *src, unsigned int len)
+{
+	struct ps3vram_swap_held *held = ps3vram_swap_held_find(pool, block,
+								obj, handle);
+
+	ps3vram_swap_unreserve(pool);
+	if (!held) {
+		/* A reservation always has its spare: nr_spare >= nr_reserved. */
+		held = list_first_entry(&pool->spare, struct ps3vram_swap_held,
+					list);
+		list_move(&held->list, &pool->held);
+		held->handle = handle;
+		pool->nr_spare--;
+		pool->nr_held++;
+		__set_bit(obj, block->held);
+		ps3vram_swap_count(PS3VRAM_SWAP_HELD, 1);
+	}
+	memcpy(held->buf, src, len);
+}
+
+/**
+ * ps3vram_swap_unhold() - an object no longer needs its bytes in RAM
+ * @pool: the pool, locked
+ * @block: the object's block
+ * @obj: its index in @block
+ * @handle: its handle
+ *
+ * Its buffer, if it has one, becomes a spare: ps3vram_swap_trim() frees
+ * what the pool does not need once @pool is unlocked.
+ */
+void ps3vram_swap_unhold(struct ps3vram_swap_pool *pool,
+			 struct ps3vram_swap_block *block, unsigned int obj,
+			 unsigned long handle)
+{
+	struct ps3vram_swap_held *held = ps3vram_swap_held_find(pool, block,
+								obj, handle);
+
+	if (!held)
+		return;
+	__clear_bit(obj, block->held);
+	list_move(&held->list, &pool->spare);
+	pool->nr_held--;
+	pool->nr_spare++;
+	ps3vram_swap_count(PS3VRAM_SWAP_HELD, -1);
 }
 
 /* ---- pools and the VRAM claim ------------------------------------------ */
@@ -279,6 +462,8 @@ struct ps3vram_swap_pool *ps3vram_swap_create_pool(void)
 	spin_lock_init(&pool->map_lock);
 	init_waitqueue_head(&pool->map_wait);
 	INIT_LIST_HEAD(&pool->lru);
+	INIT_LIST_HEAD(&pool->held);
+	INIT_LIST_HEAD(&pool->spare);
 	for (i = 0; i < PS3VRAM_SWAP_NR_CLASSES; i++)
 		INIT_LIST_HEAD(&pool->partial[i]);
 
@@ -294,6 +479,7 @@ struct ps3vram_swap_pool *ps3vram_swap_create_pool(void)
 
 void ps3vram_swap_destroy_pool(struct ps3vram_swap_pool *pool)
 {
+	struct ps3vram_swap_held *held, *next;
 	struct ps3vram_swap_block *block, *tmp;
 
 	/* zswap frees every object first; release what a bug left behind. */
@@ -307,6 +493,10 @@ void ps3vram_swap_destroy_pool(struct ps3vram_swap_pool *pool)
 		ps3vram_swap_block_release(pool, block);
 	}
 	spin_unlock(&pool->lock);
+	list_splice_init(&pool->held, &pool->spare);
+	ps3vram_swap_count(PS3VRAM_SWAP_HELD, -(s64)pool->nr_held);
+	list_for_each_entry_safe(held, next, &pool->spare, list)
+		ps3vram_swap_buf_free(held);
 
 	mutex_lock(&ps3vram_swap.lock);
 	ps3vram_swap_unclaim();

@@ -11,6 +11,7 @@
 #include <linux/atomic.h>
 #include <linux/bitmap.h>
 #include <linux/list.h>
+#include <linux/ps3vram_dma.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/zpool.h>
@@ -21,10 +22,12 @@
 /*
  * Write back objects of the block being drained, or else of the least
  * recently allocated block, at most *@budget of them; zswap's evict() maps
- * and frees each handle.  Objects not uploaded yet (pending) or lost are
- * skipped: their VRAM does not hold a zswap header.
- * Nothing is written back while the last copy failed both ways (the
- * engine is gone): zswap 6.1 would read its swpentry out of the poison.
+ * and frees each handle.  Objects not uploaded yet (pending) are skipped:
+ * their VRAM does not hold a zswap header.  zswap 6.1 takes the swap entry
+ * out of an object's first bytes and indexes its trees with it: each
+ * object is loaded before evict() is called, which reads that slot, and
+ * nothing is written back once a load failed, or while the last copy
+ * failed both ways (the engine is gone).
  * Return: 0 when the block was freed; -EINPROGRESS when the budget ran out
  * first (the next call resumes the block); -EAGAIN when there is no block,
  * the engine is broken, or writeback failed or left skipped objects (the
@@ -34,6 +37,7 @@ static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
 			      unsigned int *budget)
 {
 	struct ps3vram_swap_block *block;
+	struct ps3vram_dma_slot *slot;
 	unsigned int obj, objs;
 	unsigned long handle;
 	bool freed;
@@ -66,7 +70,7 @@ static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
 		obj = find_next_bit(block->map, objs, obj);
 		if (obj >= objs)
 			break;
-		if (test_bit(obj, block->pending) || test_bit(obj, block->lost))
+		if (test_bit(obj, block->pending))
 			continue;
 		if (!*budget) {
 			ret = -EINPROGRESS;
@@ -74,15 +78,29 @@ static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
 		}
 		--*budget;
 		handle = ps3vram_swap_handle(block - ps3vram_swap.blocks, obj);
+		spin_unlock(&pool->lock);
+		slot = ps3vram_dma_slot_get(ps3vram_swap.client);
+		if (ps3vram_swap_fetch(pool, handle, slot)) {
+			ps3vram_dma_slot_put(ps3vram_swap.client, slot);
+			spin_lock(&pool->lock);
+			ret = -EAGAIN;
+			break;
+		}
+		spin_lock(&pool->lock);
 		pool->evict_handle = handle;
-		pool->evict_task = current;
+		pool->evict_slot = slot;
 		pool->evict_freed = false;
+		WRITE_ONCE(pool->evict_task, current);
 		spin_unlock(&pool->lock);
 		ret = pool->ops->evict(pool->zpool, handle);
 		spin_lock(&pool->lock);
 		freed = pool->evict_freed;
 		pool->evict_handle = 0;
-		pool->evict_task = NULL;
+		pool->evict_slot = NULL;
+		WRITE_ONCE(pool->evict_task, NULL);
+		spin_unlock(&pool->lock);
+		ps3vram_dma_slot_put(ps3vram_swap.client, slot);
+		spin_lock(&pool->lock);
 		if (ret) {
 			ps3vram_swap_count(PS3VRAM_SWAP_EVICT_FAILED, 1);
 			ret = -EAGAIN;

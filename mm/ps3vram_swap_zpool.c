@@ -27,17 +27,25 @@
  * Copies go through the engine's robust copies (shared with the other
  * clients): a copy that fails (timeout or engine reset) is retried after
  * the reset; when the retries are spent the object is moved by the CPU
- * instead: slow (VRAM reads run at ~16 MB/s on a PS3) but correct.  When
- * the CPU path fails too (-ENODEV once the engine is gone, a PS3 after shutdown), a
- * load gets poison, 0xff bytes that lzo, lzo-rle, lz4, zstd, deflate and
- * 842 all refuse, and the handle is logged: zswap then fails loudly (its
- * decompression BUG_ON on 6.1 and 6.12) instead of decompressing the
- * slot's previous bytes, maybe another page's.  A store that reached VRAM
- * neither way is logged and marked lost in RAM: its loads get poison until
- * zswap frees it.  A load never hands back wrong bytes.  While the last
- * copy failed both ways, 6.1's writeback is not started (zswap would take
- * a swpentry out of the poison); the one writeback that meets the failure
- * first cannot be stopped.
+ * instead: slow (VRAM reads run at ~16 MB/s on a PS3) but correct.  The
+ * CPU path fails only once the VRAM is gone (-ENODEV: the engine removed,
+ * a PS3 after shutdown).  Then:
+ *
+ *  - a store keeps its bytes in RAM, in the buffer malloc() set aside for
+ *    it (see ps3vram_swap_alloc.c): zswap has counted it as stored, and
+ *    its loads and writeback read it there until zswap frees it;
+ *  - malloc() refuses new stores (-ENOMEM, counted as reject_gone) while
+ *    the last copy failed both ways, so that zswap sends pages to the disk
+ *    instead of RAM; the first copy that succeeds ends it;
+ *  - a load gets poison, 0xff bytes that lzo, lzo-rle, lz4, zstd, deflate
+ *    and 842 all refuse, and the handle is logged: zswap then fails loudly
+ *    (its decompression BUG_ON on 6.1 and 6.12) instead of decompressing
+ *    the slot's previous bytes, maybe another page's.  A load never hands
+ *    back wrong bytes;
+ *  - 6.1's writeback loads each object before it calls zswap's evict(),
+ *    which takes the swap entry out of the object's first bytes: an object
+ *    that cannot be loaded is not written back (zswap's maps in evict()
+ *    read the slot loaded for it, so it is loaded once).
  *
  * malloc() rejects with -ENOMEM when VRAM is full (zswap counts it as
  * reject_alloc_fail; -ENOSPC would read as poor compression) and zswap
@@ -61,7 +69,7 @@
  * 6.1, zswap asks the driver to shrink one page per rejected store: the
  * driver writes back at most 32 objects per page asked for, of the least
  * recently allocated block, and resumes that block at the next request
- * (objects not uploaded yet and lost ones are skipped).
+ * (objects not uploaded yet are skipped).
  *
  * Files: this one is the zpool driver (mapping, loads and stores, sysfs,
  * module init); ps3vram_swap_alloc.c the storage layout above (claim,
@@ -69,7 +77,8 @@
  * ps3vram_swap.h what they share.
  *
  * Locking: pool->lock (partial lists, LRU, the blocks the pool owns, their
- * bitmaps and flags, the 6.1 writeback state) nests outside
+ * bitmaps and flags, the held and spare buffers, the 6.1 writeback
+ * state) nests outside
  * ps3vram_swap.free_lock (the free block stack and the watermark state).
  * pool->map_lock protects the mapping table only; its waiters wait
  * exclusively, one woken per entry freed.  No lock is held across a copy
@@ -138,7 +147,8 @@ ps3vram_swap_map_find(struct ps3vram_swap_pool *pool, unsigned long handle)
 static void ps3vram_swap_map_free(struct ps3vram_swap_pool *pool,
 				  struct ps3vram_swap_map *map)
 {
-	ps3vram_dma_slot_put(ps3vram_swap.client, map->slot);
+	if (!map->borrowed)
+		ps3vram_dma_slot_put(ps3vram_swap.client, map->slot);
 	spin_lock(&pool->map_lock);
 	map->handle = 0;
 	map->task = NULL;
@@ -181,21 +191,54 @@ static int ps3vram_swap_copy(struct ps3vram_dma_slot *slot, u64 vram_off,
 
 /* ---- the zpool operations ---------------------------------------------- */
 
-static bool ps3vram_swap_lost(struct ps3vram_swap_pool *pool,
-			      struct ps3vram_swap_block *block,
-			      unsigned int obj)
+/**
+ * ps3vram_swap_fetch() - bring an object into a staging slot
+ * @pool: its pool
+ * @handle: the object
+ * @slot: the slot
+ *
+ * From its buffer in RAM when VRAM could not take it, else downloaded.
+ *
+ * Return: 0; or the error of a download nothing could do, with poison in
+ * the slot.
+ */
+int ps3vram_swap_fetch(struct ps3vram_swap_pool *pool, unsigned long handle,
+		       struct ps3vram_dma_slot *slot)
 {
-	bool lost;
+	struct ps3vram_swap_block *block;
+	struct ps3vram_swap_held *held;
+	unsigned int obj, len;
+	u64 vram_off;
 
+	block = ps3vram_swap_decode(handle, &obj, &vram_off, &len);
+	ps3vram_swap_count(PS3VRAM_SWAP_LOADS, 1);
 	spin_lock(&pool->lock);
-	lost = test_bit(obj, block->lost);
+	held = ps3vram_swap_held_find(pool, block, obj, handle);
+	if (held)
+		memcpy(slot->buf, held->buf, len);
 	spin_unlock(&pool->lock);
-	return lost;
+	return held ? 0 : ps3vram_swap_copy(slot, vram_off, len, false);
 }
 
 /*
- * Map @handle: @read downloads the object into the slot, @write uploads
- * the slot at unmap (read and write: ZPOOL_MM_RW).  A load that cannot be
+ * The slot 6.1's writeback loaded @handle into, when zswap's evict() maps
+ * it; NULL otherwise.  Only the task that runs the writeback sets
+ * evict_task to itself, and it reads what it wrote: no lock needed.
+ */
+static struct ps3vram_dma_slot *
+ps3vram_swap_evict_slot(struct ps3vram_swap_pool *pool, unsigned long handle)
+{
+#if PS3VRAM_SWAP_EVICT
+	if (READ_ONCE(pool->evict_task) == current &&
+	    pool->evict_handle == handle)
+		return pool->evict_slot;
+#endif
+	return NULL;
+}
+
+/*
+ * Map @handle: @read loads the object into the slot, @write uploads the
+ * slot at unmap (read and write: ZPOOL_MM_RW).  A load that cannot be
  * done hands back poison, never the slot's previous bytes, which may be
  * another page's valid compressed data.
  */
@@ -210,22 +253,31 @@ static void *ps3vram_swap_map_handle(struct ps3vram_swap_pool *pool,
 	int ret;
 
 	block = ps3vram_swap_decode(handle, &obj, &vram_off, &len);
+	if (read && write) {
+		/* RAM to hold it, as malloc() sets aside for a store. */
+		ps3vram_swap_reserve(pool, GFP_NOIO | __GFP_NOFAIL);
+		spin_lock(&pool->lock);
+		if (__test_and_set_bit(obj, block->pending))
+			ps3vram_swap_unreserve(pool);
+		spin_unlock(&pool->lock);
+	}
 	wait_event_idle_exclusive(pool->map_wait,
 				  (map = ps3vram_swap_map_try(pool, handle)));
-	map->slot = ps3vram_dma_slot_get(ps3vram_swap.client);
 	map->write = write;
 	map->failed = false;
+	map->slot = read && !write ? ps3vram_swap_evict_slot(pool, handle) :
+		    NULL;
+	map->borrowed = !!map->slot;
+	if (map->borrowed)
+		return map->slot->buf;
+	map->slot = ps3vram_dma_slot_get(ps3vram_swap.client);
 	if (read) {
-		ret = ps3vram_swap_lost(pool, block, obj) ? -EIO :
-		      ps3vram_swap_copy(map->slot, vram_off, len, false);
+		ret = ps3vram_swap_fetch(pool, handle, map->slot);
 		if (ret) {
-			memset(map->slot->buf, PS3VRAM_SWAP_POISON, len);
 			map->failed = true;
-			pr_err_ratelimited("cannot load handle %#lx (%s, %d): poisoned, zswap will fail to decompress it\n",
-					   handle, ret == -EIO ? "its store was lost" :
-					   "DMA and CPU failed", ret);
+			pr_err_ratelimited("cannot load handle %#lx (DMA and CPU failed, %d): poisoned, zswap will fail to decompress it\n",
+					   handle, ret);
 		}
-		ps3vram_swap_count(PS3VRAM_SWAP_LOADS, 1);
 	}
 	return map->slot->buf;
 }
@@ -244,25 +296,31 @@ static void ps3vram_swap_unmap_handle(struct ps3vram_swap_pool *pool,
 		return;
 	if (map->write) {
 		block = ps3vram_swap_decode(handle, &obj, &vram_off, &len);
+		/* Read-write over poison: what it writes back is poison. */
+		if (map->failed)
+			memset(map->slot->buf, PS3VRAM_SWAP_POISON, len);
 		ret = ps3vram_swap_copy(map->slot, vram_off, len, true);
 		if (ret)
-			pr_err_ratelimited("cannot store handle %#lx (DMA and CPU failed, %d): it will load as poison\n",
-					   handle, ret);
+			pr_err_ratelimited("cannot store handle %#lx (DMA and CPU failed, %d): its %u bytes are held in RAM\n",
+					   handle, ret, len);
 		spin_lock(&pool->lock);
 		__clear_bit(obj, block->pending);
-		/* Read-write over poison: still lost. */
-		if (ret || map->failed)
-			__set_bit(obj, block->lost);
-		else
-			__clear_bit(obj, block->lost);
+		if (ret) {
+			ps3vram_swap_hold(pool, block, obj, handle,
+					  map->slot->buf, len);
+		} else {
+			ps3vram_swap_unreserve(pool);
+			ps3vram_swap_unhold(pool, block, obj, handle);
+		}
 		spin_unlock(&pool->lock);
+		ps3vram_swap_trim(pool);
 		ps3vram_swap_count(PS3VRAM_SWAP_STORES, 1);
 	}
 	ps3vram_swap_map_free(pool, map);
 }
 
 static int ps3vram_swap_malloc(struct ps3vram_swap_pool *pool, size_t size,
-			       unsigned long *handle)
+			       gfp_t gfp, unsigned long *handle)
 {
 	unsigned int class;
 	int ret;
@@ -273,12 +331,22 @@ static int ps3vram_swap_malloc(struct ps3vram_swap_pool *pool, size_t size,
 		ps3vram_swap_count(PS3VRAM_SWAP_REJECT_SIZE, 1);
 		return -ENOSPC;
 	}
+	if (READ_ONCE(ps3vram_swap.broken)) {
+		ps3vram_swap_count(PS3VRAM_SWAP_REJECT_GONE, 1);
+		return -ENOMEM;
+	}
 	class = ps3vram_swap_class(size);
 
+	ret = ps3vram_swap_reserve(pool, gfp);
+	if (ret)
+		return ret;
 	spin_lock(&pool->lock);
 	ret = ps3vram_swap_alloc(pool, class, handle);
+	if (ret)
+		ps3vram_swap_unreserve(pool);
 	spin_unlock(&pool->lock);
 	if (ret) {
+		ps3vram_swap_trim(pool);
 		ps3vram_swap_count(PS3VRAM_SWAP_REJECT_FULL, 1);
 		return ret;
 	}
@@ -303,8 +371,9 @@ static void ps3vram_swap_free(struct ps3vram_swap_pool *pool,
 		spin_unlock(&pool->lock);
 		return;
 	}
-	__clear_bit(obj, block->pending);
-	__clear_bit(obj, block->lost);
+	if (__test_and_clear_bit(obj, block->pending))
+		ps3vram_swap_unreserve(pool);
+	ps3vram_swap_unhold(pool, block, obj, handle);
 #if PS3VRAM_SWAP_EVICT
 	if (handle == pool->evict_handle && current == pool->evict_task)
 		pool->evict_freed = true;
@@ -315,6 +384,7 @@ static void ps3vram_swap_free(struct ps3vram_swap_pool *pool,
 	if (!block->used && !block->reclaim)
 		ps3vram_swap_block_release(pool, block);
 	spin_unlock(&pool->lock);
+	ps3vram_swap_trim(pool);
 
 	ps3vram_swap_count(PS3VRAM_SWAP_STORED, -1);
 	ps3vram_swap_count(PS3VRAM_SWAP_STORED_BYTES, -(s64)len);
@@ -361,7 +431,7 @@ static int ps3vram_zpool_malloc(void *pool, size_t size, gfp_t gfp,
 				unsigned long *handle)
 #endif
 {
-	return ps3vram_swap_malloc(pool, size, handle);
+	return ps3vram_swap_malloc(pool, size, gfp, handle);
 }
 
 static void ps3vram_zpool_free(void *pool, unsigned long handle)
@@ -404,13 +474,15 @@ static void ps3vram_zpool_unmap(void *pool, unsigned long handle)
 #endif
 
 /*
- * The size zswap holds against max_pool_percent: the pool's VRAM; and while
- * free VRAM is under the low watermark, all of RAM and of the claim more,
- * beyond any limit zswap can have (see the top of this file).
+ * The size zswap holds against max_pool_percent: the pool's VRAM and the
+ * RAM holding what VRAM could not take; and while free VRAM is under the
+ * low watermark, all of RAM and of the claim more, beyond any limit zswap
+ * can have (see the top of this file).
  */
 static u64 ps3vram_swap_pool_bytes(struct ps3vram_swap_pool *pool)
 {
-	u64 bytes = (u64)READ_ONCE(pool->blocks) << PS3VRAM_SWAP_BLOCK_SHIFT;
+	u64 bytes = ((u64)READ_ONCE(pool->blocks) << PS3VRAM_SWAP_BLOCK_SHIFT) +
+		    (u64)READ_ONCE(pool->nr_held) * PS3VRAM_SWAP_MAX_SIZE;
 
 	if (READ_ONCE(ps3vram_swap.tight))
 		bytes += ((u64)totalram_pages() << PAGE_SHIFT) +
@@ -500,16 +572,20 @@ MODULE_PARM_DESC(sleep_mapped, "Benchmark only, deadlocks: 1 = pools created aft
 
 /* ---- sysfs ------------------------------------------------------------- */
 
-/* mm_stat: the mm_stat columns, then the VRAM claimed. */
+/* mm_stat: the mm_stat columns, the VRAM claimed, then the RAM columns. */
 static ssize_t mm_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
 	ssize_t len = ps3vram_dma_sysfs_stats(buf, 0, ps3vram_swap.stat,
 					      NR_PS3VRAM_SWAP_MM_STATS);
 
-	return len + sysfs_emit_at(buf, len, " %llu\n",
-				   (u64)READ_ONCE(ps3vram_swap.nr_blocks) <<
-				   PS3VRAM_SWAP_BLOCK_SHIFT);
+	len += sysfs_emit_at(buf, len, " %llu",
+			     (u64)READ_ONCE(ps3vram_swap.nr_blocks) <<
+			     PS3VRAM_SWAP_BLOCK_SHIFT);
+	len = ps3vram_dma_sysfs_stats(buf, len,
+				      &ps3vram_swap.stat[PS3VRAM_SWAP_HELD],
+				      NR_PS3VRAM_SWAP_STATS - PS3VRAM_SWAP_HELD);
+	return len + sysfs_emit_at(buf, len, "\n");
 }
 
 static struct kobj_attribute mm_stat_attr = __ATTR_RO(mm_stat);
@@ -521,7 +597,7 @@ static ssize_t io_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 	len = ps3vram_dma_sysfs_stats(buf, 0,
 				      &ps3vram_swap.stat[NR_PS3VRAM_SWAP_MM_STATS],
-				      NR_PS3VRAM_SWAP_STATS -
+				      NR_PS3VRAM_SWAP_IO_END -
 				      NR_PS3VRAM_SWAP_MM_STATS);
 	return len + sysfs_emit_at(buf, len, "\n");
 }

@@ -188,7 +188,7 @@ UNIT_TEST(swap_zswap_test_a_load_nothing_can_move_gets_poison_not_stale_bytes)
 UNIT_TEST(swap_zswap_test_a_store_vram_cannot_take_is_held_in_ram_and_loads_intact)
 {
 	void *pool = swap_start(VRAM_MB);
-	unsigned long x = swap_put(pool, 700), y;
+	unsigned long x = swap_put(pool, 700), z = swap_put(pool, 100), y;
 	unsigned int warns;
 	u64 downloads;
 
@@ -214,8 +214,10 @@ UNIT_TEST(swap_zswap_test_a_store_vram_cannot_take_is_held_in_ram_and_loads_inta
 	swap_free(pool, y);
 	EXPECT_EQ(mm_stat(MM_HELD), 0);
 	EXPECT_EQ(mm_stat(MM_RAM_BYTES), PAGE_SIZE);
+	/* VRAM back, a load that reaches it ends the refusal of stores. */
 	*swap_dma_param("emu_timeout_every") = 0;
 	swap_cpu_dead = 0;
+	EXPECT_TRUE(swap_intact(pool, z, 100));
 	y = swap_put(pool, 700);
 	EXPECT_TRUE(swap_intact(pool, y, 700));
 	EXPECT_TRUE(swap_vram_intact(y, 700));
