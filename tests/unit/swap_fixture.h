@@ -517,6 +517,8 @@ static inline int swap_evict(struct zpool *zpool, unsigned long handle)
 		evict.allocated = swap_alloc(pool, evict.alloc_size);
 	if (handle == evict.fail)
 		return -EAGAIN;
+	/* 6.1's zswap_writeback_entry(): the header, then the page. */
+	EXPECT_TRUE(swap_intact(pool, handle, 64));
 	EXPECT_TRUE(swap_intact(pool, handle, 64));
 	swap_free(pool, handle);
 	return 0;

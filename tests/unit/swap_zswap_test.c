@@ -420,6 +420,35 @@ UNIT_TEST(swap_zswap_test_evicted_does_not_count_entries_zswap_had_invalidated)
 }
 
 /*
+ * zswap found the entry invalidated while a load still held it: it read
+ * the header, wrote nothing, and the load frees the object later.
+ */
+static int swap_evict_invalidated_under_a_load(void *pool,
+					       unsigned long handle)
+{
+	EXPECT_TRUE(swap_intact(pool, handle, 64));
+	return 0;		/* "entry was invalidated" */
+}
+
+UNIT_TEST(swap_zswap_test_evicted_does_not_count_entries_a_load_frees_later)
+{
+	void *pool = swap_start(VRAM_MB);
+	unsigned long h[2];
+
+	swap_put_n(pool, h, ARRAY_SIZE(h), 100);
+	evict.hook = swap_evict_invalidated_under_a_load;
+	swap_shrink(pool, 1, NULL);
+	EXPECT_EQ(evict.calls, 2);
+	EXPECT_EQ(io_stat(IO_EVICTED), 0);
+	EXPECT_EQ(io_stat(IO_EVICT_FAILED), 0);
+	evict.hook = NULL;
+	/* The loads are done: they free what they held. */
+	swap_free(pool, h[0]);
+	swap_free(pool, h[1]);
+	swap_expect_empty();
+}
+
+/*
  * One shrink request of zswap 6.1 is one page: it must not write back a
  * whole block of small objects (1024 of 64 bytes) in one call; the block
  * is resumed by the next requests until it is free.
