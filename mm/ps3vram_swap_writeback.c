@@ -40,7 +40,6 @@ static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
 	struct ps3vram_dma_slot *slot;
 	unsigned int obj, objs;
 	unsigned long handle;
-	bool freed;
 	int ret = 0;
 
 	if (READ_ONCE(ps3vram_swap.broken))
@@ -89,12 +88,11 @@ static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
 		spin_lock(&pool->lock);
 		pool->evict_handle = handle;
 		pool->evict_slot = slot;
-		pool->evict_freed = false;
+		pool->evict_maps = 0;
 		WRITE_ONCE(pool->evict_task, current);
 		spin_unlock(&pool->lock);
 		ret = pool->ops->evict(pool->zpool, handle);
 		spin_lock(&pool->lock);
-		freed = pool->evict_freed;
 		pool->evict_handle = 0;
 		pool->evict_slot = NULL;
 		WRITE_ONCE(pool->evict_task, NULL);
@@ -107,11 +105,12 @@ static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
 			break;
 		}
 		/*
-		 * Written back: zswap freed it in evict(), or a load holding
-		 * the entry will.  Neither when zswap had invalidated it: the
-		 * invalidation freed it, in another task.
+		 * Written back when zswap mapped it a second time, for the
+		 * page; an entry it had invalidated (freed by the
+		 * invalidation, or later by a load holding it) has its header
+		 * read only.
 		 */
-		if (freed || test_bit(obj, block->map))
+		if (pool->evict_maps > 1)
 			ps3vram_swap_count(PS3VRAM_SWAP_EVICTED, 1);
 	}
 	block->reclaim = false;
