@@ -179,6 +179,17 @@ zread=$(awk '{ print $2 }' $Z/bd_stat)
 echo 1 > $Z/reset
 pass_done "zram writeback ($zwritten pages written back, $zread read)"
 
+# swap_fit MIB - MIB, or less where VRAM could not take what does not fit
+# in RAM: RAM and half the VRAM at most, as the kernel, the page tables
+# and the swap cache keep part of RAM (the debug kernel boots with 143 MiB
+# of RAM and 128 MiB of VRAM: RAM and all the VRAM sent a third to disk)
+swap_fit()
+{
+	local most=$(($(rig_ram_mib) + vram_mib / 2))
+
+	echo $(($1 < most ? $1 : most))
+}
+
 # 4. swap, the distributions' recipe, above the disk; zswap off; 2x RAM
 mkswap /dev/ps3vram > /dev/null || rig_fail "mkswap failed"
 rig-swapon -p 10 /dev/ps3vram || rig_fail "swapon failed"
@@ -186,10 +197,7 @@ rig-swapon -p 10 /dev/ps3vram || rig_fail "swapon failed"
 out0=$(rig_vmstat pswpout)
 up0=$(uploads)
 vda0=$(pages_written vda)
-# twice RAM, or less where VRAM could not take what does not fit in RAM
-mib=$(($(rig_ram_mib) * 2))
-[ "$mib" -le $(($(rig_ram_mib) + vram_mib)) ] || mib=$(($(rig_ram_mib) + vram_mib))
-swap_pass "swap" "$mib" 1 7
+swap_pass "swap" "$(swap_fit $(($(rig_ram_mib) * 2)))" 1 7
 out=$(($(rig_vmstat pswpout) - out0))
 up=$(($(uploads) - up0))
 vda=$(($(pages_written vda) - vda0))
@@ -209,7 +217,7 @@ wb0=$(rig_zswap_stat written_back_pages)
 zout0=$(rig_vmstat zswpout || echo 0)
 up0=$(uploads)
 vda0=$(pages_written vda)
-swap_pass "zswap in front" $(($(rig_ram_mib) * 3 / 2)) 2 9
+swap_pass "zswap in front" "$(swap_fit $(($(rig_ram_mib) * 3 / 2)))" 2 9
 echo N > /sys/module/zswap/parameters/enabled
 wb=$(($(rig_zswap_stat written_back_pages) - wb0))
 zout=$(($(rig_vmstat zswpout || echo 0) - zout0))
