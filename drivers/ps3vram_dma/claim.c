@@ -256,6 +256,34 @@ void ps3vram_dma_client_destroy(struct ps3vram_dma_client *client)
 EXPORT_SYMBOL_GPL(ps3vram_dma_client_destroy);
 
 /**
+ * ps3vram_dma_vram() - the engine's VRAM, and how much of it is claimed
+ * @claimed: set to the bytes that clients have claimed (0 without an
+ *	engine); may be NULL
+ *
+ * For a client that sizes its claim by what others hold: both figures may
+ * change as soon as this returns.
+ *
+ * Return: bytes of VRAM the engine manages; 0 when no engine is bound.
+ */
+u64 ps3vram_dma_vram(u64 *claimed)
+{
+	struct ps3vram_dma *dma;
+	u64 total = 0, used = 0;
+
+	mutex_lock(&ps3vram_dma_list_lock);
+	dma = ps3vram_dma_engine;
+	if (dma) {
+		total = dma->hw->vram_size;
+		used = dma->claimed;
+	}
+	mutex_unlock(&ps3vram_dma_list_lock);
+	if (claimed)
+		*claimed = used;
+	return total;
+}
+EXPORT_SYMBOL_GPL(ps3vram_dma_vram);
+
+/**
  * ps3vram_dma_client_size() - size of a client's VRAM claim
  * @client: the client
  *

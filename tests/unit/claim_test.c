@@ -414,3 +414,20 @@ UNIT_TEST(claim_test_time_to_zero_a_ps3s_vram)
 	EXPECT_EQ(c->size, 252 * MiB);
 	EXPECT_EQ(client_stat(c, PS3VRAM_DMA_BYTES_ZEROED), 252 * MiB);
 }
+
+/* What a client sizing its claim by the others' learns. */
+UNIT_TEST(claim_test_vram_tells_the_size_and_what_is_claimed)
+{
+	u64 claimed = 1;
+
+	EXPECT_EQ(ps3vram_dma_vram(&claimed), 0);
+	EXPECT_EQ(claimed, 0);
+	dma_env_start(8);
+	EXPECT_EQ(ps3vram_dma_vram(&claimed), 8 * MiB);
+	EXPECT_EQ(claimed, 0);
+	dma_client("a", 3 * MiB);
+	dma_client("b", 1);
+	EXPECT_EQ(ps3vram_dma_vram(&claimed), 8 * MiB);
+	EXPECT_EQ(claimed, 3 * MiB + 64 * KiB);
+	EXPECT_EQ(ps3vram_dma_vram(NULL), 8 * MiB);
+}
