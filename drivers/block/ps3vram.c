@@ -78,9 +78,16 @@
 /* Filled into a read that neither DMA nor the CPU could do. */
 #define PS3VRAM_BLK_POISON	0x6b
 
-static char *size = "256M";
+/*
+ * What size=auto, the default, leaves free when the disk is the first
+ * client: the zpool's share (ZPOOL_MB in ps3vram-swap.conf), half of the
+ * VRAM at most.  The zpool's default claims what is free.
+ */
+#define PS3VRAM_BLK_ZPOOL_SHARE	SZ_64M
+
+static char *size = "auto";
 module_param(size, charp, 0444);
-MODULE_PARM_DESC(size, "VRAM for /dev/ps3vram, e.g. 64M or 1G, rounded up to 1 MiB; less is taken when less is free (default 256M)");
+MODULE_PARM_DESC(size, "VRAM for /dev/ps3vram: a size, e.g. 64M or 1G, rounded up to 1 MiB, less when less is free; or auto (default): all free VRAM, but where the kernel has zswap's zpool layer the first client leaves 64 MiB for the zpool");
 
 /* io_stat columns, in this order. */
 enum ps3vram_blk_stat_item {
@@ -463,19 +470,40 @@ static struct gendisk *ps3vram_blk_alloc_disk(void)
 #endif
 
 /*
+ * size=auto: all of @vram when no client holds any of it (@claimed 0),
+ * less the zpool's share where the kernel has zswap's zpool layer; else
+ * all of it, which is more than is free, so the claim takes all that is.
+ */
+static u64 ps3vram_blk_auto_bytes(u64 vram, u64 claimed)
+{
+	u64 share = min_t(u64, PS3VRAM_BLK_ZPOOL_SHARE,
+			  round_down(vram / 2, PS3VRAM_BLK_SIZE_ALIGN));
+
+	if (!IS_ENABLED(CONFIG_ZPOOL) || claimed)
+		share = 0;
+	return round_down(vram - share, PS3VRAM_BLK_SIZE_ALIGN);
+}
+
+/*
  * Parse the size parameter as the old driver did (memparse, rounded up to
  * 1 MiB) but refuse what it silently took: no number, trailing garbage,
- * zero.
+ * zero.  "auto" is sized by the engine's VRAM and what others claimed.
  */
 static int ps3vram_blk_parse_size(u64 *bytes)
 {
+	u64 val, claimed;
 	char *end;
-	u64 val;
 
+	if (sysfs_streq(size, "auto")) {
+		val = ps3vram_dma_vram(&claimed);
+		*bytes = ps3vram_blk_auto_bytes(val, claimed);
+		return 0;
+	}
 	val = memparse(size, &end);
 	if (end == size || (*end && strcmp(end, "\n")) || !val ||
 	    val > U64_MAX - PS3VRAM_BLK_SIZE_ALIGN) {
-		pr_err("size=%s: not a size (use e.g. 64M, 256M or 1G)\n", size);
+		pr_err("size=%s: not a size (use e.g. 64M, 256M or 1G, or auto)\n",
+		       size);
 		return -EINVAL;
 	}
 	*bytes = round_up(val, PS3VRAM_BLK_SIZE_ALIGN);
@@ -506,8 +534,9 @@ static struct ps3vram_dma_client *ps3vram_blk_claim(u64 want)
 
 static int __init ps3vram_blk_init(void)
 {
+	bool automatic = sysfs_streq(size, "auto");
 	struct gendisk *disk;
-	u64 want;
+	u64 want, left;
 	int ret;
 
 	ret = ps3vram_blk_parse_size(&want);
@@ -554,10 +583,20 @@ static int __init ps3vram_blk_init(void)
 	if (ret)
 		goto out_disk;
 
-	pr_info("/dev/%s: %llu MiB of VRAM%s\n", disk->disk_name,
-		ps3vram_blk.bytes >> 20,
-		ps3vram_blk.bytes < want ? " (less than size=, all that was free)" :
-		"");
+	left = ps3vram_dma_vram(NULL) - ps3vram_dma_client_size(ps3vram_blk.client);
+	if (!automatic)
+		pr_info("/dev/%s: %llu MiB of VRAM%s\n", disk->disk_name,
+			ps3vram_blk.bytes >> 20, ps3vram_blk.bytes < want ?
+			" (less than size=, all that was free)" : "");
+	else if (ps3vram_blk.bytes < want)
+		pr_info("/dev/%s: %llu MiB of VRAM (size=auto: all that was free)\n",
+			disk->disk_name, ps3vram_blk.bytes >> 20);
+	else if (left)
+		pr_info("/dev/%s: %llu MiB of VRAM (size=auto: %llu MiB left for the zpool)\n",
+			disk->disk_name, ps3vram_blk.bytes >> 20, left >> 20);
+	else
+		pr_info("/dev/%s: %llu MiB of VRAM (size=auto: all of it)\n",
+			disk->disk_name, ps3vram_blk.bytes >> 20);
 	return 0;
 
 out_disk:

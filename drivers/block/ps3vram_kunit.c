@@ -174,6 +174,26 @@ static void ps3vram_blk_test_past_end_fails(struct kunit *test)
 					page_address(t->in[0]), SECTOR_SIZE));
 }
 
+/*
+ * size=auto on a PS3 (252 MiB): the first client leaves the zpool its
+ * 64 MiB where the kernel has zswap's zpool layer; after another client,
+ * it asks for everything, and so gets all that is free.
+ */
+static void ps3vram_blk_test_auto_size_leaves_the_zpool_its_share(struct kunit *test)
+{
+	u64 share = IS_ENABLED(CONFIG_ZPOOL) ? SZ_64M : 0;
+
+	KUNIT_EXPECT_EQ(test, 252ULL * SZ_1M - share,
+			ps3vram_blk_auto_bytes(252ULL * SZ_1M, 0));
+	KUNIT_EXPECT_EQ(test, 252ULL * SZ_1M,
+			ps3vram_blk_auto_bytes(252ULL * SZ_1M, SZ_64M));
+	/* half of it at most, in whole MiB */
+	KUNIT_EXPECT_EQ(test, IS_ENABLED(CONFIG_ZPOOL) ? SZ_4M : SZ_8M,
+			ps3vram_blk_auto_bytes(SZ_8M, 0));
+	KUNIT_EXPECT_EQ(test, IS_ENABLED(CONFIG_ZPOOL) ? 3ULL * SZ_1M : 5ULL * SZ_1M,
+			ps3vram_blk_auto_bytes(5ULL * SZ_1M, 0));
+}
+
 static void ps3vram_blk_test_size_parses(struct kunit *test)
 {
 	static const struct {
@@ -184,13 +204,18 @@ static void ps3vram_blk_test_size_parses(struct kunit *test)
 		{ "256M", 0, SZ_256M }, { "1536K", 0, SZ_2M },
 		{ "1", 0, SZ_1M }, { "0x100000", 0, SZ_1M },
 		{ "64M\n", 0, SZ_64M }, { "foo", -EINVAL }, { "0", -EINVAL },
-		{ "12Mx", -EINVAL }, { "", -EINVAL },
+		{ "12Mx", -EINVAL }, { "", -EINVAL }, { "autox", -EINVAL },
 	};
 	char *saved = size;
 	unsigned int i;
-	u64 bytes;
+	u64 bytes, claimed, vram = ps3vram_dma_vram(&claimed);
 	int ret;
 
+	/* this disk holds VRAM already: auto is all of it */
+	size = "auto";
+	KUNIT_EXPECT_EQ(test, 0, ps3vram_blk_parse_size(&bytes));
+	KUNIT_EXPECT_EQ(test, ps3vram_blk_auto_bytes(vram, claimed), bytes);
+	KUNIT_EXPECT_EQ(test, round_down(vram, SZ_1M), bytes);
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		size = (char *)cases[i].val;
 		bytes = 0;
@@ -243,6 +268,7 @@ static struct kunit_case ps3vram_blk_cases[] = {
 	KUNIT_CASE(ps3vram_blk_test_write_zeroes),
 	KUNIT_CASE(ps3vram_blk_test_past_end_fails),
 	KUNIT_CASE(ps3vram_blk_test_size_parses),
+	KUNIT_CASE(ps3vram_blk_test_auto_size_leaves_the_zpool_its_share),
 #ifdef PS3VRAM_BLK_RW_PAGE
 	KUNIT_CASE(ps3vram_blk_test_rw_page_reads),
 #endif
