@@ -99,6 +99,7 @@ enum ps3vram_blk_stat_item {
 	PS3VRAM_BLK_CPU_WRITES,
 	PS3VRAM_BLK_DISCARDS,		/* discard bios (nothing to do) */
 	PS3VRAM_BLK_ZEROED,		/* bytes written by write-zeroes */
+	PS3VRAM_BLK_UNALIGNED,		/* segments the CPU moved: unaligned */
 	NR_PS3VRAM_BLK_STATS,
 };
 
@@ -224,12 +225,58 @@ static struct ps3vram_dma_slot *ps3vram_blk_slot(struct ps3vram_blk_batch *b)
 	return slot ? slot : ps3vram_blk_complete(b);
 }
 
+/*
+ * A piece the GPU cannot copy: not PS3VRAM_DMA_ALIGN-aligned in VRAM
+ * (where it starts or how long it is; the block layer keeps only sectors
+ * whole, and a bio's segments may be any length).  The CPU moves it at
+ * once, through a slot: slow (reads at about 16 MB/s on a PS3), but on
+ * purpose and counted, not after failed submits.  A read that fails is
+ * poisoned, as a failed robust copy's is.
+ */
+static void ps3vram_blk_cpu(struct ps3vram_blk_batch *b,
+			    const struct bio_vec *bv, u64 vram_off)
+{
+	struct ps3vram_dma_client *client = ps3vram_blk.client;
+	struct ps3vram_dma_slot *slot = ps3vram_blk_slot(b);
+	struct bio_vec v = *bv;
+	int ret;
+
+	if (b->up) {
+		if (v.bv_page)
+			memcpy_from_bvec(slot->buf, &v);
+		else
+			memset(slot->buf, 0, v.bv_len);
+		ret = ps3vram_dma_cpu_write(client, vram_off, slot->buf,
+					    v.bv_len);
+	} else {
+		ret = ps3vram_dma_cpu_read(client, slot->buf, vram_off,
+					   v.bv_len);
+		if (ret)
+			memset(slot->buf, PS3VRAM_BLK_POISON, v.bv_len);
+		memcpy_to_bvec(&v, slot->buf);
+	}
+	ps3vram_dma_slot_put(client, slot);
+	ps3vram_blk_count(PS3VRAM_BLK_UNALIGNED, 1);
+	if (ret) {
+		pr_err_ratelimited("%s of %u unaligned bytes at %#llx failed: %d\n",
+				   b->up ? "write" : "read", v.bv_len, vram_off,
+				   ret);
+		b->failed = true;
+	}
+}
+
 /* Queue one copy of @bv (no page: zeroes) to or from @vram_off. */
 static void ps3vram_blk_queue(struct ps3vram_blk_batch *b,
 			      const struct bio_vec *bv, u64 vram_off)
 {
-	struct ps3vram_dma_slot *slot = ps3vram_blk_slot(b);
+	struct ps3vram_dma_slot *slot;
 	struct ps3vram_blk_copy *c;
+
+	if (!IS_ALIGNED(vram_off | bv->bv_len, PS3VRAM_DMA_ALIGN)) {
+		ps3vram_blk_cpu(b, bv, vram_off);
+		return;
+	}
+	slot = ps3vram_blk_slot(b);
 
 	c = &b->copy[(b->first + b->nr) % PS3VRAM_BLK_DEPTH];
 	c->slot = slot;
@@ -296,15 +343,16 @@ static bool ps3vram_blk_zero(struct bio *bio)
 
 /*
  * The block layer already ends bios that go past the end of the disk
- * (bio_check_eod()) and keeps sectors whole; this is the driver's own
- * check that nothing outside the claim is ever submitted.
+ * (bio_check_eod()); this is the driver's own check that nothing outside
+ * the claim is ever submitted.  Alignment is not a bio's but a segment's
+ * matter (a bio starts on a sector, and its segments may be any length):
+ * ps3vram_blk_queue() sends an unaligned one to the CPU.
  */
 static bool ps3vram_blk_valid(struct bio *bio)
 {
 	u64 off = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
 
-	return IS_ALIGNED(off | bio->bi_iter.bi_size, SECTOR_SIZE) &&
-	       off <= ps3vram_blk.bytes &&
+	return off <= ps3vram_blk.bytes &&
 	       bio->bi_iter.bi_size <= ps3vram_blk.bytes - off;
 }
 
@@ -314,7 +362,7 @@ static void ps3vram_blk_submit_bio(struct bio *bio)
 	bool ok = true;
 
 	if (unlikely(!ps3vram_blk_valid(bio))) {
-		pr_err_ratelimited("%s of %u bytes at sector %llu is outside the %llu MiB disk or not whole sectors\n",
+		pr_err_ratelimited("%s of %u bytes at sector %llu is outside the %llu MiB disk\n",
 				   blk_op_str(bio_op(bio)),
 				   bio->bi_iter.bi_size,
 				   (u64)bio->bi_iter.bi_sector,

@@ -175,6 +175,67 @@ static void ps3vram_blk_test_past_end_fails(struct kunit *test)
 }
 
 /*
+ * One bio of the pieces @len[i] bytes long of @page, one after the other
+ * from its start, at @sector.  Return: submit_bio_wait()'s result.
+ */
+static int ps3vram_blk_kunit_pieces(enum req_op op, struct page *page,
+				    const unsigned int *len, unsigned int nr,
+				    sector_t sector)
+{
+	unsigned int i, off = 0;
+	struct bio *bio;
+	int ret;
+
+	bio = bio_alloc(ps3vram_blk.disk->part0, nr, op, GFP_KERNEL);
+	bio->bi_iter.bi_sector = sector;
+	for (i = 0; i < nr; off += len[i++])
+		__bio_add_page(bio, page, len[i], off);
+	ret = submit_bio_wait(bio);
+	bio_put(bio);
+	return ret;
+}
+
+/*
+ * Segments the GPU cannot copy (not 16-byte aligned in length, and so in
+ * VRAM offset after them) go to the CPU at once, counted, with no failed
+ * DMA copy first; the data is right either way.
+ */
+static void ps3vram_blk_test_unaligned_segments_go_to_the_cpu(struct kunit *test)
+{
+	static const unsigned int wr[] = { 8, 504, 512 };
+	static const unsigned int rd[] = { 24, 488, 512 };
+	struct ps3vram_blk_kunit *t = test->priv;
+	atomic64_t *stat = ps3vram_blk.stat;
+	sector_t at = t->first + 64;
+	u64 retries = atomic64_read(&stat[PS3VRAM_BLK_RETRIES]);
+	u64 unaligned = atomic64_read(&stat[PS3VRAM_BLK_UNALIGNED]);
+	int ret;
+
+	/* 8 and 504 bytes by the CPU, the last 512 (aligned again) by DMA */
+	ret = ps3vram_blk_kunit_pieces(REQ_OP_WRITE, t->out[0], wr,
+				       ARRAY_SIZE(wr), at);
+	KUNIT_ASSERT_EQ(test, 0, ret);
+	ret = ps3vram_blk_kunit_bio(REQ_OP_READ, t->in, 1, 1024, 0, at);
+	KUNIT_ASSERT_EQ(test, 0, ret);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(page_address(t->out[0]),
+					page_address(t->in[0]), 1024));
+	KUNIT_EXPECT_EQ(test, unaligned + 2,
+			(u64)atomic64_read(&stat[PS3VRAM_BLK_UNALIGNED]));
+
+	/* and read back in pieces that are not aligned either */
+	memset(page_address(t->in[1]), 0x5a, PAGE_SIZE);
+	ret = ps3vram_blk_kunit_pieces(REQ_OP_READ, t->in[1], rd,
+				       ARRAY_SIZE(rd), at);
+	KUNIT_ASSERT_EQ(test, 0, ret);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(page_address(t->out[0]),
+					page_address(t->in[1]), 1024));
+	KUNIT_EXPECT_EQ(test, unaligned + 4,
+			(u64)atomic64_read(&stat[PS3VRAM_BLK_UNALIGNED]));
+	KUNIT_EXPECT_EQ(test, retries,
+			(u64)atomic64_read(&stat[PS3VRAM_BLK_RETRIES]));
+}
+
+/*
  * size=auto on a PS3 (252 MiB): the first client leaves the zpool its
  * 64 MiB where the kernel has zswap's zpool layer; after another client,
  * it asks for everything, and so gets all that is free.
@@ -268,6 +329,7 @@ static struct kunit_case ps3vram_blk_cases[] = {
 	KUNIT_CASE(ps3vram_blk_test_write_zeroes),
 	KUNIT_CASE(ps3vram_blk_test_past_end_fails),
 	KUNIT_CASE(ps3vram_blk_test_size_parses),
+	KUNIT_CASE(ps3vram_blk_test_unaligned_segments_go_to_the_cpu),
 	KUNIT_CASE(ps3vram_blk_test_auto_size_leaves_the_zpool_its_share),
 #ifdef PS3VRAM_BLK_RW_PAGE
 	KUNIT_CASE(ps3vram_blk_test_rw_page_reads),
