@@ -150,8 +150,9 @@ static int ps3vram_dma_zero_claim(struct ps3vram_dma_client *client)
  *	0 claims the largest free range
  *
  * The claim reads as zeroes: it is zeroed (by the GPU, see the top of
- * claim.c) before this returns, which may take a while: about a second
- * for all of a PS3's VRAM.
+ * claim.c) before this returns, in a page copy per page of the claim:
+ * 180 ms for 252 MiB by the software RSX's timing model, not measured on
+ * a PS3 yet.
  *
  * Return: the client, or ERR_PTR(): -EINVAL for a bad name, -ENODEV when
  * no engine is bound (or it went while the claim was being zeroed),
