@@ -78,9 +78,16 @@
 /* Filled into a read that neither DMA nor the CPU could do. */
 #define PS3VRAM_BLK_POISON	0x6b
 
-static char *size = "256M";
+/*
+ * What size=auto, the default, leaves free when the disk is the first
+ * client: the zpool's share (ZPOOL_MB in ps3vram-swap.conf), half of the
+ * VRAM at most.  The zpool's default claims what is free.
+ */
+#define PS3VRAM_BLK_ZPOOL_SHARE	SZ_64M
+
+static char *size = "auto";
 module_param(size, charp, 0444);
-MODULE_PARM_DESC(size, "VRAM for /dev/ps3vram, e.g. 64M or 1G, rounded up to 1 MiB; less is taken when less is free (default 256M)");
+MODULE_PARM_DESC(size, "VRAM for /dev/ps3vram: a size, e.g. 64M or 1G, rounded up to 1 MiB, less when less is free; or auto (default): all free VRAM, but where the kernel has zswap's zpool layer the first client leaves 64 MiB for the zpool");
 
 /* io_stat columns, in this order. */
 enum ps3vram_blk_stat_item {
@@ -92,6 +99,7 @@ enum ps3vram_blk_stat_item {
 	PS3VRAM_BLK_CPU_WRITES,
 	PS3VRAM_BLK_DISCARDS,		/* discard bios (nothing to do) */
 	PS3VRAM_BLK_ZEROED,		/* bytes written by write-zeroes */
+	PS3VRAM_BLK_UNALIGNED,		/* segments the CPU moved: unaligned */
 	NR_PS3VRAM_BLK_STATS,
 };
 
@@ -217,12 +225,58 @@ static struct ps3vram_dma_slot *ps3vram_blk_slot(struct ps3vram_blk_batch *b)
 	return slot ? slot : ps3vram_blk_complete(b);
 }
 
+/*
+ * A piece the GPU cannot copy: not PS3VRAM_DMA_ALIGN-aligned in VRAM
+ * (where it starts or how long it is; the block layer keeps only sectors
+ * whole, and a bio's segments may be any length).  The CPU moves it at
+ * once, through a slot: slow (reads at about 16 MB/s on a PS3), but on
+ * purpose and counted, not after failed submits.  A read that fails is
+ * poisoned, as a failed robust copy's is.
+ */
+static void ps3vram_blk_cpu(struct ps3vram_blk_batch *b,
+			    const struct bio_vec *bv, u64 vram_off)
+{
+	struct ps3vram_dma_client *client = ps3vram_blk.client;
+	struct ps3vram_dma_slot *slot = ps3vram_blk_slot(b);
+	struct bio_vec v = *bv;
+	int ret;
+
+	if (b->up) {
+		if (v.bv_page)
+			memcpy_from_bvec(slot->buf, &v);
+		else
+			memset(slot->buf, 0, v.bv_len);
+		ret = ps3vram_dma_cpu_write(client, vram_off, slot->buf,
+					    v.bv_len);
+	} else {
+		ret = ps3vram_dma_cpu_read(client, slot->buf, vram_off,
+					   v.bv_len);
+		if (ret)
+			memset(slot->buf, PS3VRAM_BLK_POISON, v.bv_len);
+		memcpy_to_bvec(&v, slot->buf);
+	}
+	ps3vram_dma_slot_put(client, slot);
+	ps3vram_blk_count(PS3VRAM_BLK_UNALIGNED, 1);
+	if (ret) {
+		pr_err_ratelimited("%s of %u unaligned bytes at %#llx failed: %d\n",
+				   b->up ? "write" : "read", v.bv_len, vram_off,
+				   ret);
+		b->failed = true;
+	}
+}
+
 /* Queue one copy of @bv (no page: zeroes) to or from @vram_off. */
 static void ps3vram_blk_queue(struct ps3vram_blk_batch *b,
 			      const struct bio_vec *bv, u64 vram_off)
 {
-	struct ps3vram_dma_slot *slot = ps3vram_blk_slot(b);
+	struct ps3vram_dma_slot *slot;
 	struct ps3vram_blk_copy *c;
+
+	if (!IS_ALIGNED(vram_off | bv->bv_len, PS3VRAM_DMA_ALIGN)) {
+		ps3vram_blk_cpu(b, bv, vram_off);
+		return;
+	}
+	slot = ps3vram_blk_slot(b);
 
 	c = &b->copy[(b->first + b->nr) % PS3VRAM_BLK_DEPTH];
 	c->slot = slot;
@@ -289,15 +343,16 @@ static bool ps3vram_blk_zero(struct bio *bio)
 
 /*
  * The block layer already ends bios that go past the end of the disk
- * (bio_check_eod()) and keeps sectors whole; this is the driver's own
- * check that nothing outside the claim is ever submitted.
+ * (bio_check_eod()); this is the driver's own check that nothing outside
+ * the claim is ever submitted.  Alignment is not a bio's but a segment's
+ * matter (a bio starts on a sector, and its segments may be any length):
+ * ps3vram_blk_queue() sends an unaligned one to the CPU.
  */
 static bool ps3vram_blk_valid(struct bio *bio)
 {
 	u64 off = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
 
-	return IS_ALIGNED(off | bio->bi_iter.bi_size, SECTOR_SIZE) &&
-	       off <= ps3vram_blk.bytes &&
+	return off <= ps3vram_blk.bytes &&
 	       bio->bi_iter.bi_size <= ps3vram_blk.bytes - off;
 }
 
@@ -307,7 +362,7 @@ static void ps3vram_blk_submit_bio(struct bio *bio)
 	bool ok = true;
 
 	if (unlikely(!ps3vram_blk_valid(bio))) {
-		pr_err_ratelimited("%s of %u bytes at sector %llu is outside the %llu MiB disk or not whole sectors\n",
+		pr_err_ratelimited("%s of %u bytes at sector %llu is outside the %llu MiB disk\n",
 				   blk_op_str(bio_op(bio)),
 				   bio->bi_iter.bi_size,
 				   (u64)bio->bi_iter.bi_sector,
@@ -463,19 +518,40 @@ static struct gendisk *ps3vram_blk_alloc_disk(void)
 #endif
 
 /*
+ * size=auto: all of @vram when no client holds any of it (@claimed 0),
+ * less the zpool's share where the kernel has zswap's zpool layer; else
+ * all of it, which is more than is free, so the claim takes all that is.
+ */
+static u64 ps3vram_blk_auto_bytes(u64 vram, u64 claimed)
+{
+	u64 share = min_t(u64, PS3VRAM_BLK_ZPOOL_SHARE,
+			  round_down(vram / 2, PS3VRAM_BLK_SIZE_ALIGN));
+
+	if (!IS_ENABLED(CONFIG_ZPOOL) || claimed)
+		share = 0;
+	return round_down(vram - share, PS3VRAM_BLK_SIZE_ALIGN);
+}
+
+/*
  * Parse the size parameter as the old driver did (memparse, rounded up to
  * 1 MiB) but refuse what it silently took: no number, trailing garbage,
- * zero.
+ * zero.  "auto" is sized by the engine's VRAM and what others claimed.
  */
 static int ps3vram_blk_parse_size(u64 *bytes)
 {
+	u64 val, claimed;
 	char *end;
-	u64 val;
 
+	if (sysfs_streq(size, "auto")) {
+		val = ps3vram_dma_vram(&claimed);
+		*bytes = ps3vram_blk_auto_bytes(val, claimed);
+		return 0;
+	}
 	val = memparse(size, &end);
 	if (end == size || (*end && strcmp(end, "\n")) || !val ||
 	    val > U64_MAX - PS3VRAM_BLK_SIZE_ALIGN) {
-		pr_err("size=%s: not a size (use e.g. 64M, 256M or 1G)\n", size);
+		pr_err("size=%s: not a size (use e.g. 64M, 256M or 1G, or auto)\n",
+		       size);
 		return -EINVAL;
 	}
 	*bytes = round_up(val, PS3VRAM_BLK_SIZE_ALIGN);
@@ -506,8 +582,9 @@ static struct ps3vram_dma_client *ps3vram_blk_claim(u64 want)
 
 static int __init ps3vram_blk_init(void)
 {
+	bool automatic = sysfs_streq(size, "auto");
 	struct gendisk *disk;
-	u64 want;
+	u64 want, left;
 	int ret;
 
 	ret = ps3vram_blk_parse_size(&want);
@@ -554,10 +631,20 @@ static int __init ps3vram_blk_init(void)
 	if (ret)
 		goto out_disk;
 
-	pr_info("/dev/%s: %llu MiB of VRAM%s\n", disk->disk_name,
-		ps3vram_blk.bytes >> 20,
-		ps3vram_blk.bytes < want ? " (less than size=, all that was free)" :
-		"");
+	left = ps3vram_dma_vram(NULL) - ps3vram_dma_client_size(ps3vram_blk.client);
+	if (!automatic)
+		pr_info("/dev/%s: %llu MiB of VRAM%s\n", disk->disk_name,
+			ps3vram_blk.bytes >> 20, ps3vram_blk.bytes < want ?
+			" (less than size=, all that was free)" : "");
+	else if (ps3vram_blk.bytes < want)
+		pr_info("/dev/%s: %llu MiB of VRAM (size=auto: all that was free)\n",
+			disk->disk_name, ps3vram_blk.bytes >> 20);
+	else if (left)
+		pr_info("/dev/%s: %llu MiB of VRAM (size=auto: %llu MiB left for the zpool)\n",
+			disk->disk_name, ps3vram_blk.bytes >> 20, left >> 20);
+	else
+		pr_info("/dev/%s: %llu MiB of VRAM (size=auto: all of it)\n",
+			disk->disk_name, ps3vram_blk.bytes >> 20);
 	return 0;
 
 out_disk:

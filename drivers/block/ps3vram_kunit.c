@@ -174,6 +174,87 @@ static void ps3vram_blk_test_past_end_fails(struct kunit *test)
 					page_address(t->in[0]), SECTOR_SIZE));
 }
 
+/*
+ * One bio of the pieces @len[i] bytes long of @page, one after the other
+ * from its start, at @sector.  Return: submit_bio_wait()'s result.
+ */
+static int ps3vram_blk_kunit_pieces(enum req_op op, struct page *page,
+				    const unsigned int *len, unsigned int nr,
+				    sector_t sector)
+{
+	unsigned int i, off = 0;
+	struct bio *bio;
+	int ret;
+
+	bio = bio_alloc(ps3vram_blk.disk->part0, nr, op, GFP_KERNEL);
+	bio->bi_iter.bi_sector = sector;
+	for (i = 0; i < nr; off += len[i++])
+		__bio_add_page(bio, page, len[i], off);
+	ret = submit_bio_wait(bio);
+	bio_put(bio);
+	return ret;
+}
+
+/*
+ * Segments the GPU cannot copy (not 16-byte aligned in length, and so in
+ * VRAM offset after them) go to the CPU at once, counted, with no failed
+ * DMA copy first; the data is right either way.
+ */
+static void ps3vram_blk_test_unaligned_segments_go_to_the_cpu(struct kunit *test)
+{
+	static const unsigned int wr[] = { 8, 504, 512 };
+	static const unsigned int rd[] = { 24, 488, 512 };
+	struct ps3vram_blk_kunit *t = test->priv;
+	atomic64_t *stat = ps3vram_blk.stat;
+	sector_t at = t->first + 64;
+	u64 retries = atomic64_read(&stat[PS3VRAM_BLK_RETRIES]);
+	u64 unaligned = atomic64_read(&stat[PS3VRAM_BLK_UNALIGNED]);
+	int ret;
+
+	/* 8 and 504 bytes by the CPU, the last 512 (aligned again) by DMA */
+	ret = ps3vram_blk_kunit_pieces(REQ_OP_WRITE, t->out[0], wr,
+				       ARRAY_SIZE(wr), at);
+	KUNIT_ASSERT_EQ(test, 0, ret);
+	ret = ps3vram_blk_kunit_bio(REQ_OP_READ, t->in, 1, 1024, 0, at);
+	KUNIT_ASSERT_EQ(test, 0, ret);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(page_address(t->out[0]),
+					page_address(t->in[0]), 1024));
+	KUNIT_EXPECT_EQ(test, unaligned + 2,
+			(u64)atomic64_read(&stat[PS3VRAM_BLK_UNALIGNED]));
+
+	/* and read back in pieces that are not aligned either */
+	memset(page_address(t->in[1]), 0x5a, PAGE_SIZE);
+	ret = ps3vram_blk_kunit_pieces(REQ_OP_READ, t->in[1], rd,
+				       ARRAY_SIZE(rd), at);
+	KUNIT_ASSERT_EQ(test, 0, ret);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(page_address(t->out[0]),
+					page_address(t->in[1]), 1024));
+	KUNIT_EXPECT_EQ(test, unaligned + 4,
+			(u64)atomic64_read(&stat[PS3VRAM_BLK_UNALIGNED]));
+	KUNIT_EXPECT_EQ(test, retries,
+			(u64)atomic64_read(&stat[PS3VRAM_BLK_RETRIES]));
+}
+
+/*
+ * size=auto on a PS3 (252 MiB): the first client leaves the zpool its
+ * 64 MiB where the kernel has zswap's zpool layer; after another client,
+ * it asks for everything, and so gets all that is free.
+ */
+static void ps3vram_blk_test_auto_size_leaves_the_zpool_its_share(struct kunit *test)
+{
+	u64 share = IS_ENABLED(CONFIG_ZPOOL) ? SZ_64M : 0;
+
+	KUNIT_EXPECT_EQ(test, 252ULL * SZ_1M - share,
+			ps3vram_blk_auto_bytes(252ULL * SZ_1M, 0));
+	KUNIT_EXPECT_EQ(test, 252ULL * SZ_1M,
+			ps3vram_blk_auto_bytes(252ULL * SZ_1M, SZ_64M));
+	/* half of it at most, in whole MiB */
+	KUNIT_EXPECT_EQ(test, IS_ENABLED(CONFIG_ZPOOL) ? SZ_4M : SZ_8M,
+			ps3vram_blk_auto_bytes(SZ_8M, 0));
+	KUNIT_EXPECT_EQ(test, IS_ENABLED(CONFIG_ZPOOL) ? 3ULL * SZ_1M : 5ULL * SZ_1M,
+			ps3vram_blk_auto_bytes(5ULL * SZ_1M, 0));
+}
+
 static void ps3vram_blk_test_size_parses(struct kunit *test)
 {
 	static const struct {
@@ -184,13 +265,18 @@ static void ps3vram_blk_test_size_parses(struct kunit *test)
 		{ "256M", 0, SZ_256M }, { "1536K", 0, SZ_2M },
 		{ "1", 0, SZ_1M }, { "0x100000", 0, SZ_1M },
 		{ "64M\n", 0, SZ_64M }, { "foo", -EINVAL }, { "0", -EINVAL },
-		{ "12Mx", -EINVAL }, { "", -EINVAL },
+		{ "12Mx", -EINVAL }, { "", -EINVAL }, { "autox", -EINVAL },
 	};
 	char *saved = size;
 	unsigned int i;
-	u64 bytes;
+	u64 bytes, claimed, vram = ps3vram_dma_vram(&claimed);
 	int ret;
 
+	/* this disk holds VRAM already: auto is all of it */
+	size = "auto";
+	KUNIT_EXPECT_EQ(test, 0, ps3vram_blk_parse_size(&bytes));
+	KUNIT_EXPECT_EQ(test, ps3vram_blk_auto_bytes(vram, claimed), bytes);
+	KUNIT_EXPECT_EQ(test, round_down(vram, SZ_1M), bytes);
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		size = (char *)cases[i].val;
 		bytes = 0;
@@ -243,6 +329,8 @@ static struct kunit_case ps3vram_blk_cases[] = {
 	KUNIT_CASE(ps3vram_blk_test_write_zeroes),
 	KUNIT_CASE(ps3vram_blk_test_past_end_fails),
 	KUNIT_CASE(ps3vram_blk_test_size_parses),
+	KUNIT_CASE(ps3vram_blk_test_unaligned_segments_go_to_the_cpu),
+	KUNIT_CASE(ps3vram_blk_test_auto_size_leaves_the_zpool_its_share),
 #ifdef PS3VRAM_BLK_RW_PAGE
 	KUNIT_CASE(ps3vram_blk_test_rw_page_reads),
 #endif

@@ -32,6 +32,7 @@ enum ps3vram_dma_stat_item {
 	PS3VRAM_DMA_RESETS,
 	PS3VRAM_DMA_CPU_READS,		/* last-resort CPU reads of VRAM */
 	PS3VRAM_DMA_CPU_WRITES,		/* last-resort CPU writes of VRAM */
+	PS3VRAM_DMA_BYTES_ZEROED,	/* of claims, zeroed when granted */
 	NR_PS3VRAM_DMA_IO_STATS,
 	/* wait_stat, engine only */
 	PS3VRAM_DMA_WAITS = NR_PS3VRAM_DMA_IO_STATS,
@@ -186,6 +187,10 @@ enum ps3vram_dma_xfer_state {
 };
 
 /* xfer.c */
+int ps3vram_dma_queue(struct ps3vram_dma_client *client,
+		      struct ps3vram_dma_xfer *xfer, bool up,
+		      struct ps3vram_dma_slot *slot, unsigned int slot_off,
+		      u64 vram_off, unsigned int len);
 void ps3vram_dma_finish(struct ps3vram_dma *dma, struct ps3vram_dma_xfer *xfer,
 			int status);
 int ps3vram_dma_poll(struct ps3vram_dma *dma,

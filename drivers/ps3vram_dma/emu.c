@@ -7,8 +7,10 @@
  * registers, the kick, the notifier reports and the copy engine itself.
  *
  * VRAM is the BAR 2 of an ivshmem PCI device (1af4:1110, QEMU's
- * "-device ivshmem-plain"), or a vmalloc()ed buffer of emu_vram_mb MiB when
- * that is set and no device is bound.  Binding is explicit: the driver
+ * "-device ivshmem-plain"), its first emu_vram_mb MiB when that is set and
+ * smaller (a BAR is a power of two: 252 MiB, a PS3's, of a 256 MiB one),
+ * or a vmalloc()ed buffer of emu_vram_mb MiB when that is set and no
+ * device is bound.  Binding is explicit: the driver
  * takes only the ivshmem device whose PCI name is emu_pci (e.g.
  * ps3vram_dma.emu_pci=0000:00:10.0 on the kernel command line, which the
  * test rig passes for its device at addr=0x10); with emu_pci empty, the
@@ -52,7 +54,7 @@
 
 static unsigned int emu_vram_mb;
 module_param(emu_vram_mb, uint, 0444);
-MODULE_PARM_DESC(emu_vram_mb, "Without an ivshmem device: emulate this much VRAM (MiB) in vmalloc memory (default 0: none)");
+MODULE_PARM_DESC(emu_vram_mb, "Emulate this much VRAM (MiB): of the ivshmem window when it is smaller (e.g. a PS3's 252), in vmalloc memory without one (default 0: the whole window, or none)");
 
 static char *emu_pci = "";
 module_param(emu_pci, charp, 0444);
@@ -212,6 +214,8 @@ static int ps3vram_emu_pci_probe(struct pci_dev *pdev,
 		goto disable;
 	start = pci_resource_start(pdev, PS3VRAM_EMU_IVSHMEM_BAR);
 	len = pci_resource_len(pdev, PS3VRAM_EMU_IVSHMEM_BAR);
+	if (emu_vram_mb && (u64)emu_vram_mb << 20 < len)
+		len = (u64)emu_vram_mb << 20;
 	/* Shared memory, not registers: map it cacheable like RAM. */
 	vram = len ? memremap(start, len, MEMREMAP_WB) : NULL;
 	ret = -ENODEV;

@@ -325,32 +325,26 @@ static int ps3vram_dma_check(struct ps3vram_dma_client *client,
 }
 
 /**
- * ps3vram_dma_submit() - queue one copy and return without waiting
+ * ps3vram_dma_queue() - queue one copy, counted by the caller
  * @client: the submitting client
  * @xfer: caller-owned transfer; must not be in flight
- * @dir: upload or download
+ * @up: upload (slot to VRAM) rather than download
  * @slot: staging slot of @client
  * @slot_off: offset in the slot
  * @vram_off: offset in the client's VRAM claim
  * @len: bytes, at most PS3VRAM_DMA_MAX_COPY
  *
- * Offsets and @len must be multiples of PS3VRAM_DMA_ALIGN.  Copies execute
- * in submission order, so a download submitted after an upload to the same
- * VRAM reads the uploaded data.  Every successful submit must be followed
- * by ps3vram_dma_wait() on @xfer.
+ * ps3vram_dma_submit() without its counters, for the zeroing of a new
+ * claim (claim.c), whose copies are not uploads of the client's data.
  *
- * Return: 0 when queued; -EINVAL for a bad range; -EIO when the engine is
- * broken or was reset while waiting for a notifier; -ENODEV when the
- * engine has been removed.
+ * Return: as ps3vram_dma_submit().
  */
-int ps3vram_dma_submit(struct ps3vram_dma_client *client,
-		       struct ps3vram_dma_xfer *xfer,
-		       enum ps3vram_dma_dir dir,
-		       struct ps3vram_dma_slot *slot, unsigned int slot_off,
-		       u64 vram_off, unsigned int len)
+int ps3vram_dma_queue(struct ps3vram_dma_client *client,
+		      struct ps3vram_dma_xfer *xfer, bool up,
+		      struct ps3vram_dma_slot *slot, unsigned int slot_off,
+		      u64 vram_off, unsigned int len)
 {
 	struct ps3vram_dma *dma;
-	bool up = dir == PS3VRAM_DMA_TO_VRAM;
 	u32 xdr_off;
 	int ret;
 
@@ -375,13 +369,48 @@ int ps3vram_dma_submit(struct ps3vram_dma_client *client,
 	ps3vram_ring_copy(&dma->ring, up, xdr_off, client->start + vram_off,
 			  len, xfer->notifier);
 	ps3vram_dma_kick(dma);
+unlock:
+	mutex_unlock(&dma->fifo_lock);
+	return ret;
+}
+
+/**
+ * ps3vram_dma_submit() - queue one copy and return without waiting
+ * @client: the submitting client
+ * @xfer: caller-owned transfer; must not be in flight
+ * @dir: upload or download
+ * @slot: staging slot of @client
+ * @slot_off: offset in the slot
+ * @vram_off: offset in the client's VRAM claim
+ * @len: bytes, at most PS3VRAM_DMA_MAX_COPY
+ *
+ * Offsets and @len must be multiples of PS3VRAM_DMA_ALIGN.  Copies execute
+ * in submission order, so a download submitted after an upload to the same
+ * VRAM reads the uploaded data.  Every successful submit must be followed
+ * by ps3vram_dma_wait() on @xfer.
+ *
+ * Return: 0 when queued; -EINVAL for a bad range; -EIO when the engine is
+ * broken or was reset while waiting for a notifier; -ENODEV when the
+ * engine has been removed.
+ */
+int ps3vram_dma_submit(struct ps3vram_dma_client *client,
+		       struct ps3vram_dma_xfer *xfer,
+		       enum ps3vram_dma_dir dir,
+		       struct ps3vram_dma_slot *slot, unsigned int slot_off,
+		       u64 vram_off, unsigned int len)
+{
+	bool up = dir == PS3VRAM_DMA_TO_VRAM;
+	int ret;
+
+	ret = ps3vram_dma_queue(client, xfer, up, slot, slot_off, vram_off,
+				len);
+	if (ret)
+		return ret;
 	ps3vram_dma_count(client, up ? PS3VRAM_DMA_UPLOADS :
 			  PS3VRAM_DMA_DOWNLOADS, 1);
 	ps3vram_dma_count(client, up ? PS3VRAM_DMA_BYTES_UP :
 			  PS3VRAM_DMA_BYTES_DOWN, len);
-unlock:
-	mutex_unlock(&dma->fifo_lock);
-	return ret;
+	return 0;
 }
 EXPORT_SYMBOL_GPL(ps3vram_dma_submit);
 

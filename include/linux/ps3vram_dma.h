@@ -91,6 +91,7 @@ struct ps3vram_dma_client *ps3vram_dma_client_create(const char *name,
 						     u64 size);
 void ps3vram_dma_client_destroy(struct ps3vram_dma_client *client);
 u64 ps3vram_dma_client_size(const struct ps3vram_dma_client *client);
+u64 ps3vram_dma_vram(u64 *claimed);
 
 struct ps3vram_dma_slot *ps3vram_dma_slot_get(struct ps3vram_dma_client *client);
 struct ps3vram_dma_slot *

@@ -267,3 +267,167 @@ UNIT_TEST(claim_test_clients_hold_a_reference_on_the_engine)
 	EXPECT_EQ(env.dma->kobj.refcount, ref);
 	EXPECT_EQ(env.dma->nr_clients, 0);
 }
+
+/* A new client, its claim zeroed and every counter of it as it moved. */
+static struct ps3vram_dma_client *claim_new(const char *name, u64 size)
+{
+	struct ps3vram_dma_client *c = ps3vram_dma_client_create(name, size);
+
+	ASSERT_PTR_OK(c);
+	return c;
+}
+
+/* Fill @c's whole claim with @byte by DMA uploads, as a client's data. */
+static void claim_fill(struct ps3vram_dma_client *c, u8 byte)
+{
+	struct ps3vram_dma_slot *slot = ps3vram_dma_slot_get(c);
+	u64 off;
+
+	memset(slot->buf, byte, PAGE_SIZE);
+	for (off = 0; off < c->size; off += PAGE_SIZE)
+		ASSERT_EQ(ps3vram_dma_upload(c, slot, 0, off, PAGE_SIZE), 0);
+	ps3vram_dma_slot_put(c, slot);
+}
+
+/*
+ * Read @c's whole claim by DMA downloads, as a client would.
+ * Return: how many bytes are not zero.
+ */
+static u64 claim_nonzero(struct ps3vram_dma_client *c)
+{
+	struct ps3vram_dma_slot *slot = ps3vram_dma_slot_get(c);
+	u64 off, bad = 0;
+	unsigned int i;
+
+	for (off = 0; off < c->size; off += PAGE_SIZE) {
+		memset(slot->buf, 0x5a, PAGE_SIZE);
+		ASSERT_EQ(ps3vram_dma_download(c, slot, 0, off, PAGE_SIZE), 0);
+		for (i = 0; i < PAGE_SIZE; i++)
+			bad += ((u8 *)slot->buf)[i] != 0;
+	}
+	ps3vram_dma_slot_put(c, slot);
+	return bad;
+}
+
+/* Issue 24, defect 4: the next client of some VRAM read the last one's data. */
+UNIT_TEST(claim_test_a_claim_given_back_reads_as_zeroes_to_the_next_client)
+{
+	struct ps3vram_dma_client *a, *b;
+
+	dma_env_start(4);
+	a = claim_new("a", 2 * MiB);
+	claim_fill(a, 0xa5);
+	ps3vram_dma_client_destroy(a);
+	b = claim_new("b", 3 * MiB);
+	EXPECT_EQ(b->start, 0);
+	EXPECT_EQ(claim_nonzero(b), 0);
+}
+
+/* What was in the VRAM before the engine came (a module reload, a reboot). */
+UNIT_TEST(claim_test_the_first_claim_reads_as_zeroes)
+{
+	struct ps3vram_dma_client *c;
+
+	dma_env_start(2);
+	memset(env.emu->vram, 0xff, 2 * MiB);
+	c = claim_new("first", 0);
+	EXPECT_EQ(claim_nonzero(c), 0);
+}
+
+/*
+ * The GPU zeroes, in copies that are not the client's uploads; the CPU
+ * never reads VRAM and writes none while the copies work.
+ */
+UNIT_TEST(claim_test_zeroing_is_the_gpus_and_counted_apart)
+{
+	struct ps3vram_dma_client *c;
+	u64 v[NR_PS3VRAM_DMA_IO_STATS];
+
+	dma_env_start(4);
+	memset(env.emu->vram, 0xff, 4 * MiB);
+	c = claim_new("c", 3 * MiB);
+	EXPECT_FALSE(memchr_inv(dma_vram(c, 0), 0, 3 * MiB));
+	/* The rest of the VRAM, nobody's, is left as it was. */
+	EXPECT_FALSE(memchr_inv(dma_vram(c, 3 * MiB), 0xff, MiB));
+	EXPECT_EQ(env.emu->copies, 3 * MiB / PAGE_SIZE);
+	ASSERT_EQ(unit_sysfs_u64s("kernel/ps3vram_dma/clients/c/io_stat", v,
+				  NR_PS3VRAM_DMA_IO_STATS),
+		  NR_PS3VRAM_DMA_IO_STATS);
+	EXPECT_EQ(v[PS3VRAM_DMA_UPLOADS], 0);
+	EXPECT_EQ(v[PS3VRAM_DMA_BYTES_UP], 0);
+	EXPECT_EQ(v[PS3VRAM_DMA_CPU_READS], 0);
+	EXPECT_EQ(v[PS3VRAM_DMA_CPU_WRITES], 0);
+	EXPECT_EQ(v[PS3VRAM_DMA_BYTES_ZEROED], 3 * MiB);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_BYTES_ZEROED), 3 * MiB);
+	EXPECT_TRUE(unit_log_contains("client c: 3 MiB of VRAM at "));
+	EXPECT_TRUE(unit_log_contains(", zeroed in "));
+}
+
+/* A copy that fails is written by the CPU: the claim is zeroes all the same. */
+UNIT_TEST(claim_test_zeroing_copies_that_fail_are_written_by_the_cpu)
+{
+	struct ps3vram_dma_client *c;
+
+	dma_env_start(2);
+	memset(env.emu->vram, 0xff, 2 * MiB);
+	emu_timeout_every = 7;
+	c = claim_new("c", 2 * MiB);
+	emu_timeout_every = 0;
+	EXPECT_FALSE(memchr_inv(dma_vram(c, 0), 0, 2 * MiB));
+	EXPECT_GT(client_stat(c, PS3VRAM_DMA_CPU_WRITES), 0);
+	EXPECT_EQ(client_stat(c, PS3VRAM_DMA_CPU_READS), 0);
+	EXPECT_EQ(client_stat(c, PS3VRAM_DMA_BYTES_ZEROED), 2 * MiB);
+}
+
+/* Nothing can write the VRAM: no client, rather than one with old data. */
+UNIT_TEST(claim_test_a_claim_that_cannot_be_zeroed_is_refused)
+{
+	unsigned long live;
+
+	dma_env_start(2);
+	live = unit_allocs_live();
+	/* Every copy and every CPU access fails as after removal. */
+	env.dma->removed = true;
+	EXPECT_ERR_PTR(ps3vram_dma_client_create("c", MiB), -ENODEV);
+	env.dma->removed = false;
+	EXPECT_EQ(env.dma->nr_clients, 0);
+	EXPECT_EQ(env.dma->claimed, 0);
+	EXPECT_FALSE(unit_sysfs_dir_exists("kernel/ps3vram_dma/clients/c"));
+	EXPECT_EQ(unit_allocs_live(), live);
+}
+
+/*
+ * How long zeroing takes on a PS3-sized claim (252 MiB), by the software
+ * RSX's timing model on the fake clock: reported, not judged.
+ */
+UNIT_TEST(claim_test_time_to_zero_a_ps3s_vram)
+{
+	struct ps3vram_dma_client *c;
+	u64 t0;
+
+	dma_env_start(252);
+	t0 = ktime_get_ns();
+	c = claim_new("all", 0);
+	printf("# zeroing %llu MiB took %llu ms of modelled time (%u copies in flight, %u-byte copies)\n",
+	       c->size >> 20, (ktime_get_ns() - t0) / NSEC_PER_MSEC,
+	       env.dma->nr_notifiers, (unsigned int)PAGE_SIZE);
+	EXPECT_EQ(c->size, 252 * MiB);
+	EXPECT_EQ(client_stat(c, PS3VRAM_DMA_BYTES_ZEROED), 252 * MiB);
+}
+
+/* What a client sizing its claim by the others' learns. */
+UNIT_TEST(claim_test_vram_tells_the_size_and_what_is_claimed)
+{
+	u64 claimed = 1;
+
+	EXPECT_EQ(ps3vram_dma_vram(&claimed), 0);
+	EXPECT_EQ(claimed, 0);
+	dma_env_start(8);
+	EXPECT_EQ(ps3vram_dma_vram(&claimed), 8 * MiB);
+	EXPECT_EQ(claimed, 0);
+	dma_client("a", 3 * MiB);
+	dma_client("b", 1);
+	EXPECT_EQ(ps3vram_dma_vram(&claimed), 8 * MiB);
+	EXPECT_EQ(claimed, 3 * MiB + 64 * KiB);
+	EXPECT_EQ(ps3vram_dma_vram(NULL), 8 * MiB);
+}

@@ -122,13 +122,73 @@ static inline u64 client_stat(struct ps3vram_dma_client *client,
 	return atomic64_read(&client->stat[item]);
 }
 
+/*
+ * What the zeroing of a new claim moves (claim.c; claim_test.c tests it),
+ * saved before the claim and put back after it by dma_client().
+ */
+struct dma_unzero {
+	u64 stat[NR_PS3VRAM_DMA_STATS];
+	struct ps3vram_hist wait_hist;
+	struct ps3vram_hist overshoot;
+	u64 copies;
+	unsigned long slot_wakeups;
+	struct unit_clock_stats clock;
+};
+
+static inline void dma_unzero_save(struct dma_unzero *z)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_PS3VRAM_DMA_STATS; i++)
+		z->stat[i] = atomic64_read(&env.dma->stat[i]);
+	z->wait_hist = env.dma->wait_hist;
+	z->overshoot = env.emu->overshoot;
+	z->copies = env.emu->copies;
+	z->slot_wakeups = env.dma->slot_wait.wakeups;
+	z->clock = unit_clock;
+}
+
+static inline void dma_unzero_restore(const struct dma_unzero *z,
+				      struct ps3vram_dma_client *client)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_PS3VRAM_DMA_STATS; i++)
+		if (i != PS3VRAM_DMA_BYTES_ZEROED)
+			atomic64_set(&env.dma->stat[i], z->stat[i]);
+	for (i = 0; i < NR_PS3VRAM_DMA_IO_STATS; i++)
+		if (i != PS3VRAM_DMA_BYTES_ZEROED)
+			atomic64_set(&client->stat[i], 0);
+	env.dma->wait_hist = z->wait_hist;
+	env.emu->overshoot = z->overshoot;
+	env.emu->copies = z->copies;
+	env.dma->slot_wait.wakeups = z->slot_wakeups;
+	unit_clock = z->clock;
+}
+
+/*
+ * A new client of @size bytes (0: the largest free range).  The engine
+ * zeroes its claim first, by DMA; a test of anything else sees only its
+ * own copies: the counters, the wait histogram, the emulator's copy count
+ * (which the every-Nth faults count) and the fake clock's statistics are
+ * put back as they were before the claim (the clock itself moved on).
+ * claim_test.c, which tests the zeroing, calls
+ * ps3vram_dma_client_create() itself.
+ */
 static inline struct ps3vram_dma_client *dma_client(const char *name,
 						    u64 size)
 {
-	struct ps3vram_dma_client *client = ps3vram_dma_client_create(name,
-								     size);
+	/* Not once the test removed the fixture's engine. */
+	bool ours = env.dma && env.emu && env.dma == ps3vram_dma_engine;
+	struct ps3vram_dma_client *client;
+	struct dma_unzero z;
 
+	if (ours)
+		dma_unzero_save(&z);
+	client = ps3vram_dma_client_create(name, size);
 	ASSERT_PTR_OK(client);
+	if (ours)
+		dma_unzero_restore(&z, client);
 	return client;
 }
 

@@ -287,6 +287,58 @@ UNIT_TEST(emu_test_ivshmem_bar2_becomes_the_vram)
 	unit_pci_del(&pdev);
 }
 
+/*
+ * emu_vram_mb makes the window smaller, as a PS3's 252 MiB in the rig's
+ * 256 MiB one: the VRAM is its start, and nothing past it is touched.
+ */
+UNIT_TEST(emu_test_emu_vram_mb_caps_the_ivshmem_window)
+{
+	struct pci_dev pdev;
+	struct ps3vram_dma_client *c;
+	u8 *bar = emu_ivshmem(&pdev, "0000:00:04.0");
+
+	memset(bar, 0xff, EMU_BAR2_SIZE);
+	unit_pci_add(&pdev);
+	dma_params_default();
+	emu_pci = "0000:00:04.0";
+	emu_vram_mb = 3;
+	unit_on_cleanup(emu_pci_unset, NULL);
+	ASSERT_EQ(ps3vram_dma_init(), 0);
+	EXPECT_TRUE(ps3vram_emu_bound);
+	EXPECT_TRUE(ps3vram_emu_vmalloc == NULL);
+	ASSERT_TRUE(ps3vram_dma_engine != NULL);
+	EXPECT_EQ(ps3vram_dma_engine->hw->vram_size, 3 << 20);
+
+	c = ps3vram_dma_client_create("pci", 0);
+	ASSERT_PTR_OK(c);
+	EXPECT_EQ(ps3vram_dma_client_size(c), 3 << 20);
+	EXPECT_FALSE(memchr_inv(bar, 0, 3 << 20));
+	EXPECT_FALSE(memchr_inv(bar + (3 << 20), 0xff, EMU_BAR2_SIZE - (3 << 20)));
+	ps3vram_dma_client_destroy(c);
+
+	ps3vram_dma_exit();
+	EXPECT_EQ(pdev.regions, 0);
+	unit_pci_del(&pdev);
+}
+
+/* ... and larger than the window, it is the window. */
+UNIT_TEST(emu_test_emu_vram_mb_larger_than_the_window_is_the_window)
+{
+	struct pci_dev pdev;
+
+	emu_ivshmem(&pdev, "0000:00:04.0");
+	unit_pci_add(&pdev);
+	dma_params_default();
+	emu_pci = "0000:00:04.0";
+	emu_vram_mb = 64;
+	unit_on_cleanup(emu_pci_unset, NULL);
+	ASSERT_EQ(ps3vram_dma_init(), 0);
+	ASSERT_TRUE(ps3vram_dma_engine != NULL);
+	EXPECT_EQ(ps3vram_dma_engine->hw->vram_size, EMU_BAR2_SIZE);
+	ps3vram_dma_exit();
+	unit_pci_del(&pdev);
+}
+
 /* Binding is explicit: only the device emu_pci names, none by default. */
 UNIT_TEST(emu_test_ivshmem_binds_only_the_emu_pci_device)
 {

@@ -8,7 +8,7 @@
 #include "dma_fixture.h"
 
 #define SYS		"kernel/ps3vram_dma/"
-#define IO_COLS		NR_PS3VRAM_DMA_IO_STATS		/* 9 */
+#define IO_COLS		NR_PS3VRAM_DMA_IO_STATS		/* 10 */
 #define WAIT_COLS	(NR_PS3VRAM_DMA_WAIT_STATS - NR_PS3VRAM_DMA_IO_STATS + 3)
 #define MEM_COLS	7
 
@@ -98,15 +98,19 @@ UNIT_TEST(stat_test_io_stat_counts_copies_and_bytes)
 	for (i = 0; i < 2; i++)
 		ASSERT_EQ(ps3vram_dma_download(tc, ts, 0, i * 512, 512), 0);
 
+	/* The last column: both claims, zeroed when granted (claim.c). */
 	stat_read(SYS "io_stat", v, IO_COLS);
-	for (i = 0; i < IO_COLS; i++)
+	for (i = 0; i < PS3VRAM_DMA_BYTES_ZEROED; i++)
 		EXPECT_EQ(v[i], want[i]);
+	EXPECT_EQ(v[PS3VRAM_DMA_BYTES_ZEROED], 2 << 20);
 	stat_read(SYS "clients/stat/io_stat", v, IO_COLS);
-	for (i = 0; i < IO_COLS; i++)
+	for (i = 0; i < PS3VRAM_DMA_BYTES_ZEROED; i++)
 		EXPECT_EQ(v[i], want[i]);
+	EXPECT_EQ(v[PS3VRAM_DMA_BYTES_ZEROED], 1 << 20);
 	stat_read(SYS "clients/idle/io_stat", v, IO_COLS);
-	for (i = 0; i < IO_COLS; i++)
+	for (i = 0; i < PS3VRAM_DMA_BYTES_ZEROED; i++)
 		EXPECT_EQ(v[i], 0);
+	EXPECT_EQ(v[PS3VRAM_DMA_BYTES_ZEROED], 1 << 20);
 	EXPECT_EQ(client_stat(idle, PS3VRAM_DMA_UPLOADS), 0);
 }
 

@@ -5,12 +5,13 @@
 # blk-both: the zpool and the block device share the VRAM, on kernels
 # that have both.  zswap.zpool=ps3vram with ps3vram_swap.vram_mb=64 takes
 # what zswap compresses; /dev/ps3vram gets the rest of the VRAM (its
-# default size is all that is free: 192 MiB) and is the swap device above
-# the disk, so that the pages zswap rejects (it never stores a page that
-# does not compress below a page: the random quarter of swapbench's mixed
-# data) and the pages it writes back go to VRAM too.  Both claims show in
-# the engine's sysfs; both tiers are busy; the disk is barely touched; a
-# working set of 1.5x RAM verifies page by page.
+# default, size=auto, is all that is free after another client: 192 MiB)
+# and is the swap device above the disk, so that the pages zswap rejects
+# (it never stores a page that does not compress below a page: the random
+# quarter of swapbench's mixed data) and the pages it writes back go to
+# VRAM too.  Both claims show in the engine's sysfs; both tiers are busy;
+# the disk is barely touched; a working set of 1.5x RAM verifies page by
+# page.
 #
 # The split: every page zswap holds also holds a swap slot, on the
 # highest-priority device, /dev/ps3vram, without writing it.  So the
