@@ -79,6 +79,7 @@
 #include <linux/atomic.h>
 #include <linux/bitmap.h>
 #include <linux/err.h>
+#include <linux/fault-inject.h>
 #include <linux/frontswap.h>
 #include <linux/highmem.h>
 #include <linux/init.h>
@@ -104,6 +105,37 @@ MODULE_PARM_DESC(enable, "Register as the frontswap backend at boot (takes front
 static unsigned int vram_mb;
 module_param(vram_mb, uint, 0444);
 MODULE_PARM_DESC(vram_mb, "VRAM to claim in MiB (default 0: the largest free range)");
+
+#ifdef CONFIG_FAULT_INJECTION
+/*
+ * For the tests: loads that lose their page, as if neither the downloads
+ * nor the CPU could read it (debugfs fail_ps3vram_frontswap_load, the
+ * usual fault-injection attributes; with task-filter, only in tasks
+ * marked in /proc/PID/make-it-fail).
+ */
+static DECLARE_FAULT_ATTR(ps3vram_frontswap_fail_load);
+
+static bool ps3vram_frontswap_should_fail_load(void)
+{
+	return should_fail(&ps3vram_frontswap_fail_load, PAGE_SIZE);
+}
+
+static void ps3vram_frontswap_fault_inject_init(void)
+{
+	/* debugfs: nothing to do if it fails */
+	fault_create_debugfs_attr("fail_ps3vram_frontswap_load", NULL,
+				  &ps3vram_frontswap_fail_load);
+}
+#else
+static bool ps3vram_frontswap_should_fail_load(void)
+{
+	return false;
+}
+
+static void ps3vram_frontswap_fault_inject_init(void)
+{
+}
+#endif
 
 /* Counters, in the column order of io_stat and mem_stat. */
 enum ps3vram_frontswap_stat_item {
@@ -260,9 +292,17 @@ static int ps3vram_frontswap_do_load(struct ps3vram_frontswap *fs,
 	 * Retried and read by the CPU as needed; a page nothing could read
 	 * is poisoned whole (see the file comment), never stale or partial.
 	 */
-	ret = ps3vram_dma_download_robust(fs->client, slot, 0, vram_off,
-					  PAGE_SIZE, PS3VRAM_FRONTSWAP_POISON,
-					  &how);
+	if (ps3vram_frontswap_should_fail_load()) {
+		/* what the robust download leaves when it loses a page */
+		memset(slot->buf, PS3VRAM_FRONTSWAP_POISON, PAGE_SIZE);
+		how = (struct ps3vram_dma_robust){ };
+		ret = -EIO;
+	} else {
+		ret = ps3vram_dma_download_robust(fs->client, slot, 0,
+						  vram_off, PAGE_SIZE,
+						  PS3VRAM_FRONTSWAP_POISON,
+						  &how);
+	}
 	ps3vram_frontswap_add(fs, PS3VRAM_FS_LOAD_RETRIES, how.retries);
 	if (how.cpu)
 		ps3vram_frontswap_count(fs, PS3VRAM_FS_CPU_READS);
@@ -478,6 +518,7 @@ static int __init ps3vram_frontswap_register(void)
 	}
 	if (!ps3vram_frontswap_kobj)
 		pr_warn("cannot create /sys/kernel/ps3vram_frontswap\n");
+	ps3vram_frontswap_fault_inject_init();
 	pr_info("frontswap backend: %lu MiB of VRAM, %lu pages; zswap cannot use frontswap on this boot\n",
 		fs->nr_pages >> (20 - PAGE_SHIFT), fs->nr_pages);
 	return 0;
