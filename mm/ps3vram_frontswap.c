@@ -79,13 +79,13 @@
 #include <linux/atomic.h>
 #include <linux/bitmap.h>
 #include <linux/err.h>
-#include <linux/fault-inject.h>
 #include <linux/frontswap.h>
 #include <linux/highmem.h>
 #include <linux/init.h>
 #include <linux/kobject.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/ps3vram_dma.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -106,34 +106,39 @@ static unsigned int vram_mb;
 module_param(vram_mb, uint, 0444);
 MODULE_PARM_DESC(vram_mb, "VRAM to claim in MiB (default 0: the largest free range)");
 
-#ifdef CONFIG_FAULT_INJECTION
+#if IS_ENABLED(CONFIG_PS3VRAM_DMA_EMU)
 /*
- * For the tests: loads that lose their page, as if neither the downloads
- * nor the CPU could read it (debugfs fail_ps3vram_frontswap_load, the
- * usual fault-injection attributes; with task-filter, only in tasks
- * marked in /proc/PID/make-it-fail).
+ * Fault injection for the test rig, with the software RSX only (as its
+ * emu_*_every parameters): the next fail_loads loads in the process group
+ * fail_load_pgid lose their page, as if neither the downloads nor the CPU
+ * could read it.
  */
-static DECLARE_FAULT_ATTR(ps3vram_frontswap_fail_load);
+static int fail_load_pgid;
+module_param(fail_load_pgid, int, 0644);
+MODULE_PARM_DESC(fail_load_pgid, "Fault injection: process group whose loads fail_loads loses (0: off)");
+
+static unsigned int fail_loads;
+module_param(fail_loads, uint, 0644);
+MODULE_PARM_DESC(fail_loads, "Fault injection: loads of fail_load_pgid still to lose");
 
 static bool ps3vram_frontswap_should_fail_load(void)
 {
-	return should_fail(&ps3vram_frontswap_fail_load, PAGE_SIZE);
-}
+	int pgid = READ_ONCE(fail_load_pgid);
+	unsigned int left;
 
-static void ps3vram_frontswap_fault_inject_init(void)
-{
-	/* debugfs: nothing to do if it fails */
-	fault_create_debugfs_attr("fail_ps3vram_frontswap_load", NULL,
-				  &ps3vram_frontswap_fail_load);
+	if (!pgid || task_pgrp_vnr(current) != pgid)
+		return false;
+	do {
+		left = READ_ONCE(fail_loads);
+		if (!left)
+			return false;
+	} while (cmpxchg(&fail_loads, left, left - 1) != left);
+	return true;
 }
 #else
 static bool ps3vram_frontswap_should_fail_load(void)
 {
 	return false;
-}
-
-static void ps3vram_frontswap_fault_inject_init(void)
-{
 }
 #endif
 
@@ -518,7 +523,6 @@ static int __init ps3vram_frontswap_register(void)
 	}
 	if (!ps3vram_frontswap_kobj)
 		pr_warn("cannot create /sys/kernel/ps3vram_frontswap\n");
-	ps3vram_frontswap_fault_inject_init();
 	pr_info("frontswap backend: %lu MiB of VRAM, %lu pages; zswap cannot use frontswap on this boot\n",
 		fs->nr_pages >> (20 - PAGE_SHIFT), fs->nr_pages);
 	return 0;

@@ -5,10 +5,10 @@
 # frontswap-lose: a page the frontswap backend loses fails the process
 # that needs it; it never comes back as data.  swapbench pushes 1.5x RAM
 # through the backend (ps3vram_frontswap.enable=1, zswap off); once its
-# pages come back from VRAM, the backend's fault injection
-# (fail_ps3vram_frontswap_load: CONFIG_FAULT_INJECTION, task-filter, only
-# swapbench's processes marked in /proc/PID/make-it-fail) loses exactly
-# one load, as if neither the downloads nor the CPU could read the page.
+# pages come back from VRAM, the backend's fault injection (with the
+# software RSX: fail_load_pgid, fail_loads) loses exactly one load in
+# swapbench's process group, as if neither the downloads nor the CPU
+# could read the page.
 # The worker that faulted must die of SIGBUS: swapbench exits 3 ("killed
 # by signal 7"), finds no mismatch, and io_stat counts the page lost, as
 # the kernel log says.  A load that handed the page back as data (poisoned
@@ -23,26 +23,21 @@
 . /lib/rig.sh
 
 S=/sys/kernel/ps3vram_frontswap
-F=/sys/kernel/debug/fail_ps3vram_frontswap_load
+P=/sys/module/ps3vram_frontswap/parameters
 SB_LOG=/tmp/swapbench.log
 
-rig_require_file $S/io_stat $F/probability
+rig_require_file $S/io_stat $P/fail_load_pgid $P/fail_loads
 dmesg | grep -q 'ps3vram_frontswap: frontswap backend:' ||
 	rig_fail "ps3vram_frontswap did not register"
 
-# One failure, in swapbench's tasks only, quietly (no stack dumps); armed
-# below, once pages come back from VRAM.
-echo 0 > $F/probability
-echo 1 > $F/interval
-echo 1 > $F/times
-echo 0 > $F/verbose
-echo Y > $F/task-filter
-
+# swapbench in a process group of its own (setsid execs it: same pid),
+# whose workers inherit it; one failure there, armed below, once pages
+# come back from VRAM.
 mib=$(($(rig_ram_mib) * 3 / 2))
-rig_log "swapbench $mib MiB, marked to fail"
-(echo 1 > /proc/self/make-it-fail &&
-	exec swapbench -s "$mib" -p 2 -o random -S 5 -q) > $SB_LOG 2>&1 &
+rig_log "swapbench $mib MiB in a process group of its own"
+setsid swapbench -s "$mib" -p 2 -o random -S 5 -q > $SB_LOG 2>&1 &
 sb=$!
+echo $sb > $P/fail_load_pgid
 
 # Armed once swapbench's pages come back: the lost page is one of its
 # working set, read by a worker.
@@ -52,7 +47,7 @@ while kill -0 $sb 2> /dev/null &&
 done
 kill -0 $sb 2> /dev/null || rig_fail "swapbench ended before loads: $(cat $SB_LOG)"
 rig_log "arming after $(rig_column 2 $S/io_stat) loads"
-echo 100 > $F/probability
+echo 1 > $P/fail_loads
 
 rc=0
 wait $sb || rc=$?
