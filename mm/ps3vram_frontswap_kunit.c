@@ -268,8 +268,7 @@ static bool kunit_page_is_poison(struct page *page)
  * the claim, which both paths refuse; after an engine removal they return
  * -ENODEV the same way) fails loudly and never leaves the page's previous
  * bytes in it: the page is poisoned, the loss counted.  The frontswap glue
- * then reports success, so that 6.1 does not read the stale swap slot over
- * the poison.
+ * then fails the read (the next case).
  */
 static void ps3vram_frontswap_test_lost_load_poisons_page(struct kunit *test)
 {
@@ -327,7 +326,7 @@ static void ps3vram_frontswap_test_lost_load_fails_the_read(struct kunit *test)
 	ps3vram_frontswap = fs;
 	ret = ps3vram_frontswap_load(FS_T1, 8, page);
 	ps3vram_frontswap = registered;
-	KUNIT_EXPECT_EQ(test, ret, -EIO);
+	KUNIT_EXPECT_EQ(test, ret, FRONTSWAP_LOAD_LOST);
 	KUNIT_EXPECT_TRUE(test, kunit_page_is_poison(page));
 	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_LOST), 1ULL);
 	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_LOADS), 0ULL);

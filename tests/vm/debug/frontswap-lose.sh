@@ -35,7 +35,7 @@ dmesg | grep -q 'ps3vram_frontswap: frontswap backend:' ||
 # come back from VRAM.
 mib=$(($(rig_ram_mib) * 3 / 2))
 rig_log "swapbench $mib MiB in a process group of its own"
-setsid swapbench -s "$mib" -p 2 -o random -S 5 -q > $SB_LOG 2>&1 &
+setsid swapbench -s "$mib" -p 1 -o random -S 5 -q > $SB_LOG 2>&1 &
 sb=$!
 echo $sb > $P/fail_load_pgid
 
