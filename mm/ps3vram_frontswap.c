@@ -46,17 +46,50 @@
  * (THP_SWAP hands it over whole) is rejected and goes to the swap device,
  * as zswap does.
  *
+ * A lost page fails the read
+ * --------------------------
  * A load that fails all the same (the CPU read fails too: -ENODEV once the
- * engine is gone at shutdown) has lost the page.  What the kernel does
- * with a failed frontswap load matters here: on 6.1, swap_readpage() then
- * reads the page's slot on the swap device, which frontswap never wrote,
- * and marks the page uptodate with whatever stale bytes the slot holds,
- * maybe an older page's valid data; frontswap has no way to fail the
- * fault (zswap itself BUG()s on 6.1 when it cannot decompress).  So a lost
- * page is filled with PS3VRAM_FRONTSWAP_POISON, never with stale or
- * partial data, the load reports success to frontswap so that the disk
- * slot is not read over it, and the loss is logged (pr_crit, with the swap
- * entry) and counted (io_stat "lost").
+ * engine is gone at shutdown) has lost the page, and the process that
+ * needs it must get an error (SIGBUS for a fault, -EIO for a tmpfs read),
+ * never data.  frontswap as the kernel has it (6.1 to 6.5) cannot say
+ * that: swap_readpage() marks the page uptodate whenever the load returns
+ * 0, and do_swap_page() maps it; on any other return it reads the page's
+ * swap slot, which a stored page never went to (stale bytes, maybe an
+ * older page's valid data).  What a backend alone could do instead, and
+ * why none of it is enough:
+ *
+ *  - leave the page !Uptodate, which is what a failed disk read does and
+ *    every caller handles (do_swap_page() SIGBUS, shmem -EIO, swapoff a
+ *    swapin-error entry): the load cannot, swap_readpage() sets the flag
+ *    after it returns 0;
+ *  - return 0 with the page poisoned (what this backend did): the
+ *    faulting process maps the poison and reads it as its data;
+ *  - mark the page HWPoison: do_swap_page() checks that flag only on a
+ *    page it finds in the swap cache, not on the one it has just read, so
+ *    the faulting process still maps the page (6.1's unuse_pte() maps it
+ *    at swapoff too); and without CONFIG_MEMORY_FAILURE, which a PS3
+ *    kernel does not have by default (it is a PPC_POWERNV default), the
+ *    flag does not exist;
+ *  - make the process fail later (a signal, memory_failure() from a work
+ *    item or on the way back to user space): the kernel's own accesses
+ *    (copy_from_user() of a write(), get_user_pages()) read the page
+ *    before that, and so may the process's other threads.
+ *
+ * So the series changes the contract, as later kernels did for zswap's
+ * load: a frontswap load that returns FRONTSWAP_LOAD_LOST (-EIO; only
+ * this backend does) makes swap_readpage() leave the page !Uptodate and
+ * unlocked without reading the swap slot, exactly as a failed disk read
+ * would (include/linux/frontswap.h, mm/page_io.c).  The fault then gets
+ * VM_FAULT_SIGBUS, a tmpfs read -EIO, swapoff puts a swapin-error entry
+ * in the page table; a readahead page stays in the swap cache !Uptodate
+ * and fails whoever faults on it, or is reclaimed like any clean page.
+ * Nothing leaks: the page is freed as usual, and the VRAM page stays
+ * allocated until frontswap invalidates the entry, when the last process
+ * using the swap entry lets go of it; every load before that fails again.
+ * The page is still filled with PS3VRAM_FRONTSWAP_POISON, so that no
+ * previous bytes are left in it.  Every lost load is counted (io_stat
+ * "lost") and logged, rate-limited, with its swap entry.  Kconfig offers
+ * the backend only on a kernel that has FRONTSWAP_LOAD_LOST.
  *
  * Registration
  * ------------
@@ -85,6 +118,7 @@
 #include <linux/kobject.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/ps3vram_dma.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -104,6 +138,42 @@ MODULE_PARM_DESC(enable, "Register as the frontswap backend at boot (takes front
 static unsigned int vram_mb;
 module_param(vram_mb, uint, 0444);
 MODULE_PARM_DESC(vram_mb, "VRAM to claim in MiB (default 0: the largest free range)");
+
+#if IS_ENABLED(CONFIG_PS3VRAM_DMA_EMU)
+/*
+ * Fault injection for the test rig, with the software RSX only (as its
+ * emu_*_every parameters): the next fail_loads loads in the process group
+ * fail_load_pgid lose their page, as if neither the downloads nor the CPU
+ * could read it.
+ */
+static int fail_load_pgid;
+module_param(fail_load_pgid, int, 0644);
+MODULE_PARM_DESC(fail_load_pgid, "Fault injection: process group whose loads fail_loads loses (0: off)");
+
+static unsigned int fail_loads;
+module_param(fail_loads, uint, 0644);
+MODULE_PARM_DESC(fail_loads, "Fault injection: loads of fail_load_pgid still to lose");
+
+static bool ps3vram_frontswap_should_fail_load(void)
+{
+	int pgid = READ_ONCE(fail_load_pgid);
+	unsigned int left;
+
+	if (!pgid || task_pgrp_vnr(current) != pgid)
+		return false;
+	do {
+		left = READ_ONCE(fail_loads);
+		if (!left)
+			return false;
+	} while (cmpxchg(&fail_loads, left, left - 1) != left);
+	return true;
+}
+#else
+static bool ps3vram_frontswap_should_fail_load(void)
+{
+	return false;
+}
+#endif
 
 /* Counters, in the column order of io_stat and mem_stat. */
 enum ps3vram_frontswap_stat_item {
@@ -251,8 +321,11 @@ static int ps3vram_frontswap_do_load(struct ps3vram_frontswap *fs,
 	int ret;
 
 	entry = xa_load(&fs->maps[type], offset);
-	if (WARN_ON_ONCE(!entry))
+	/* frontswap's bitmap says stored: the page is lost all the same */
+	if (WARN_ON_ONCE(!entry)) {
+		ps3vram_frontswap_count(fs, PS3VRAM_FS_LOST);
 		return -ENOENT;
+	}
 	vram_off = (u64)xa_to_value(entry) << PAGE_SHIFT;
 
 	slot = ps3vram_dma_slot_get(fs->client);
@@ -260,9 +333,17 @@ static int ps3vram_frontswap_do_load(struct ps3vram_frontswap *fs,
 	 * Retried and read by the CPU as needed; a page nothing could read
 	 * is poisoned whole (see the file comment), never stale or partial.
 	 */
-	ret = ps3vram_dma_download_robust(fs->client, slot, 0, vram_off,
-					  PAGE_SIZE, PS3VRAM_FRONTSWAP_POISON,
-					  &how);
+	if (ps3vram_frontswap_should_fail_load()) {
+		/* what the robust download leaves when it loses a page */
+		memset(slot->buf, PS3VRAM_FRONTSWAP_POISON, PAGE_SIZE);
+		how = (struct ps3vram_dma_robust){ };
+		ret = -EIO;
+	} else {
+		ret = ps3vram_dma_download_robust(fs->client, slot, 0,
+						  vram_off, PAGE_SIZE,
+						  PS3VRAM_FRONTSWAP_POISON,
+						  &how);
+	}
 	ps3vram_frontswap_add(fs, PS3VRAM_FS_LOAD_RETRIES, how.retries);
 	if (how.cpu)
 		ps3vram_frontswap_count(fs, PS3VRAM_FS_CPU_READS);
@@ -272,9 +353,8 @@ static int ps3vram_frontswap_do_load(struct ps3vram_frontswap *fs,
 	ps3vram_dma_slot_put(fs->client, slot);
 	if (ret) {
 		ps3vram_frontswap_count(fs, PS3VRAM_FS_LOST);
-		pr_crit_ratelimited("swap type %u offset %lu: page lost (%d), handed back poisoned (0x%02x bytes)\n",
-				    type, offset, ret,
-				    PS3VRAM_FRONTSWAP_POISON);
+		pr_crit_ratelimited("swap type %u offset %lu: page lost (%d), the read fails\n",
+				    type, offset, ret);
 		return ret;
 	}
 	ps3vram_frontswap_count(fs, PS3VRAM_FS_LOADS);
@@ -371,10 +451,10 @@ static int ps3vram_frontswap_store(unsigned int type, pgoff_t offset,
 }
 
 /*
- * A lost page comes back poisoned, as a success: a failed load would make
- * 6.1's swap_readpage() read the stale swap slot into the page and mark it
- * uptodate (see the file comment).  Only an offset that was never stored
- * (frontswap's own bitmap says it was: a bug, warned about) fails.
+ * A lost page fails the read (FRONTSWAP_LOAD_LOST, see the file comment):
+ * any other error would make swap_readpage() read the swap slot, which
+ * never held the page.  An offset that was never stored (frontswap's own
+ * bitmap says it was: a bug, warned about) is lost as well.
  */
 static int ps3vram_frontswap_load(unsigned int type, pgoff_t offset,
 				  struct page *page)
@@ -382,7 +462,7 @@ static int ps3vram_frontswap_load(unsigned int type, pgoff_t offset,
 	int ret = ps3vram_frontswap_do_load(ps3vram_frontswap, type, offset,
 					    page);
 
-	return ret == -ENOENT ? ret : 0;
+	return ret ? FRONTSWAP_LOAD_LOST : 0;
 }
 
 static void ps3vram_frontswap_invalidate_page(unsigned int type,

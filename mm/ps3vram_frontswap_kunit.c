@@ -268,8 +268,7 @@ static bool kunit_page_is_poison(struct page *page)
  * the claim, which both paths refuse; after an engine removal they return
  * -ENODEV the same way) fails loudly and never leaves the page's previous
  * bytes in it: the page is poisoned, the loss counted.  The frontswap glue
- * then reports success, so that 6.1 does not read the stale swap slot over
- * the poison.
+ * then fails the read (the next case).
  */
 static void ps3vram_frontswap_test_lost_load_poisons_page(struct kunit *test)
 {
@@ -299,6 +298,44 @@ static void ps3vram_frontswap_test_lost_load_poisons_page(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kunit_page_is(page, 6));
 }
 
+/*
+ * What frontswap gets back for a page that no download and no CPU read
+ * could bring back: -EIO (FRONTSWAP_LOAD_LOST), so that swap_readpage()
+ * fails the read and the faulting process gets SIGBUS, never a success
+ * with the poison in the page (6.1 would map it) and never the stale swap
+ * slot.  Through the frontswap glue, as frontswap calls it, with the test
+ * backend put in the registered one's place: the suite runs at boot,
+ * before any swapon, so nothing else calls the glue meanwhile.  The entry
+ * stays: every later load of it fails the same way until frontswap
+ * invalidates it.
+ */
+static void ps3vram_frontswap_test_lost_load_fails_the_read(struct kunit *test)
+{
+	struct ps3vram_frontswap *fs = test->priv, *registered;
+	struct page *page = kunit_page(test, 7);
+	void *entry;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, kstore(fs, FS_T1, 8, page), 0);
+	entry = xa_store(&fs->maps[FS_T1], 8, xa_mk_value(fs->nr_pages + 1),
+			 GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, xa_is_value(entry));
+
+	page = kunit_page(test, 99);
+	registered = ps3vram_frontswap;
+	ps3vram_frontswap = fs;
+	ret = ps3vram_frontswap_load(FS_T1, 8, page);
+	ps3vram_frontswap = registered;
+	KUNIT_EXPECT_EQ(test, ret, FRONTSWAP_LOAD_LOST);
+	KUNIT_EXPECT_TRUE(test, kunit_page_is_poison(page));
+	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_LOST), 1ULL);
+	KUNIT_EXPECT_EQ(test, kunit_stat(fs, PS3VRAM_FS_LOADS), 0ULL);
+	KUNIT_EXPECT_NOT_NULL(test, xa_load(&fs->maps[FS_T1], 8));
+
+	/* The real entry back, for the exit handler to free. */
+	xa_store(&fs->maps[FS_T1], 8, entry, GFP_KERNEL);
+}
+
 static struct kunit_case ps3vram_frontswap_test_cases[] = {
 	KUNIT_CASE(ps3vram_frontswap_test_load_returns_stored_page),
 	KUNIT_CASE(ps3vram_frontswap_test_pages_do_not_mix),
@@ -309,6 +346,7 @@ static struct kunit_case ps3vram_frontswap_test_cases[] = {
 	KUNIT_CASE(ps3vram_frontswap_test_huge_page_rejected),
 	KUNIT_CASE(ps3vram_frontswap_test_store_that_misses_vram_is_rejected),
 	KUNIT_CASE(ps3vram_frontswap_test_lost_load_poisons_page),
+	KUNIT_CASE(ps3vram_frontswap_test_lost_load_fails_the_read),
 	{}
 };
 

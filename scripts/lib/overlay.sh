@@ -9,9 +9,13 @@
 # before its closing "endmenu" or "endif" (a config the kernel defined
 # elsewhere under arch/ removed there), a Makefile's lines added unless
 # there, the MAINTAINERS section before the first that sorts after it
-# (less the F: lines that match nothing in the tree).  Kconfig and
-# Makefile files are cut to the symbols given: the blocks and lines that
-# use other symbols wait.  Sourced after scripts/lib/ksrc.sh, not run:
+# (less the F: lines that match nothing in the tree).  A file ending in
+# .patch (series/kernel/) changes kernel files the project cannot carry
+# whole: a unified diff (-p1) applied to the pristine files of every tree
+# that has the file of its "# Requires:" line (every tree without one),
+# where it must apply.  Kconfig and Makefile files are cut to the symbols
+# given: the blocks and lines that use other symbols wait.  Sourced after
+# scripts/lib/ksrc.sh, not run:
 #
 #	overlay_place "$TOP" "$base" "$ksrc" "$symbols" FILE...
 #	overlay_touched "$TOP" "$base" FILE...	# what that changes in base
@@ -141,6 +145,45 @@ overlay_moved_configs()
 	done
 }
 
+# overlay_patch_wanted BASE PATCH - BASE is a tree PATCH is for
+overlay_patch_wanted()
+{
+	local req
+
+	req=$(sed -n 's/^# Requires: *//p' "$2")
+	[[ -z $req || -f $1/$req ]]
+}
+
+# overlay_patch_targets PATCH - the files PATCH changes, one a line
+overlay_patch_targets()
+{
+	sed -n 's|^+++ b/||p' "$1"
+}
+
+# overlay_patch BASE KSRC PATCH - BASE's files that PATCH changes, changed,
+# into KSRC (from BASE's every time, so placing it again changes nothing)
+overlay_patch()
+{
+	local tmp f
+
+	overlay_patch_wanted "$1" "$3" || return 0
+	tmp=$(mktemp -d)
+	for f in $(overlay_patch_targets "$3"); do
+		mkdir -p "$tmp/$(dirname "$f")"
+		cp "$1/$f" "$tmp/$f"
+	done
+	if ! patch -p1 -s -d "$tmp" --no-backup-if-mismatch < "$3" > "$tmp/.log" 2>&1; then
+		echo "overlay: ${3##*/} does not apply to $1:" >&2
+		cat "$tmp/.log" >&2
+		rm -rf "$tmp"
+		return 1
+	fi
+	for f in $(overlay_patch_targets "$3"); do
+		ksrc_write "$2/$f" < "$tmp/$f"
+	done
+	rm -rf "$tmp"
+}
+
 # overlay_touched TOP BASE FILE... - the files of BASE that placing TOP's
 # FILEs changes, one a line
 overlay_touched()
@@ -148,7 +191,12 @@ overlay_touched()
 	local f
 
 	for f in "${@:3}"; do
-		[[ ! -f $2/$f ]] || echo "$f"
+		if [[ $f == *.patch ]]; then
+			overlay_patch_wanted "$2" "$1/$f" || continue
+			overlay_patch_targets "$1/$f"
+		elif [[ -f $2/$f ]]; then
+			echo "$f"
+		fi
 	done
 	overlay_moved_configs "$1" "$2" | cut -d ' ' -f 1
 }
@@ -163,6 +211,7 @@ overlay_place()
 	for f; do
 		case $f in
 		MAINTAINERS|*Kconfig|*Makefile) ;;
+		*.patch) overlay_patch "$base" "$ksrc" "$top/$f" ;;
 		*) ksrc_write "$ksrc/$f" < "$top/$f" ;;
 		esac
 	done
