@@ -254,9 +254,9 @@ static void *ps3vram_swap_map_handle(struct ps3vram_swap_pool *pool,
 	u64 vram_off;
 	int ret;
 
-	block = ps3vram_swap_decode(handle, &obj, &vram_off, &len);
 	if (read && write) {
 		/* RAM to hold it, as malloc() sets aside for a store. */
+		block = ps3vram_swap_decode(handle, &obj, &vram_off, &len);
 		ps3vram_swap_reserve(pool, GFP_NOIO | __GFP_NOFAIL);
 		spin_lock(&pool->lock);
 		if (__test_and_set_bit(obj, block->pending))
