@@ -10,15 +10,13 @@
  *
  * Page size: a staging slot is PAGE_SIZE and so is PS3VRAM_DMA_MAX_COPY,
  * so with CONFIG_PPC_64K_PAGES (PS3LINUX's kernels) a page is still one
- * copy, of 64 KiB, which the engine queues as one M2MF line of 64 KiB.
- * What is known about that on the RSX: the mainline ps3vram driver only
- * ever moves lines of 4 KiB (DMA_PAGE_SIZE; its 256 KiB cache pages are 64
- * such lines), so a 4 KiB line is proven on hardware and a 64 KiB line is
- * not.  The software RSX copies any length.  Until a PS3 run with 64 KiB
- * pages verifies pages through this backend, that configuration is
- * untested on hardware; a copy that the RSX would not perform shows up as
- * timeouts and CPU reads in io_stat (the CPU path is correct, only slow),
- * never as a stored page that does not load.
+ * copy, of 64 KiB.  The engine queues it as one M2MF operation of sixteen
+ * lines of 4 KiB (ring.c), the longest line the mainline ps3vram driver
+ * moves on hardware, so the copy asks the RSX for nothing that driver
+ * does not.  What is untested on a PS3 is a 64 KiB page kernel running
+ * this backend at all; a copy that the RSX would not perform shows up as
+ * timeouts and CPU writes or reads in io_stat (the CPU path is correct,
+ * only slow), never as a stored page that loads as wrong data.
  *
  * Storage layout
  * --------------
