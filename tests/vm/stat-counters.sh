@@ -103,7 +103,8 @@ snapshot()
 	local f
 
 	for f in $S/mm_stat $S/io_stat $D/backend $D/mem_stat $D/io_stat \
-		 $D/wait_stat "$D"/clients/*/claim "$D"/clients/*/io_stat \
+		 $D/wait_stat $D/recovery_stat "$D"/clients/*/claim \
+		 "$D"/clients/*/io_stat \
 		 /sys/kernel/debug/ps3vram_dma/wait_hist /proc/vmstat \
 		 "$Z"/*; do
 		sed "s|^|SNAP $1 $f |" "$f"

@@ -107,7 +107,8 @@ static void ps_usage(FILE *fp)
 	      "interval from debugfs ps3vram_dma/wait_hist, or since load from\n"
 	      "wait_stat when debugfs is not readable (it needs root); DMA timeouts;\n"
 	      "copy retries; /proc/vmstat zswpin zswpout pswpin pswpout per second;\n"
-	      "blk: /dev/ps3vram (module ps3vram) MB/s read and written, I/O errors.\n"
+	      "blk: /dev/ps3vram (module ps3vram) MB/s read and written, I/O errors;\n"
+	      "recovery: 1 while the DMA engine is broken, times it healed.\n"
 	      "'-': not available (module not loaded, older module, older kernel).\n"
 	      "Environment: PS3VRAM_STAT_ROOT is the default of --root.\n"
 	      "Exit: 0 ok, 1 modules not loaded or files unreadable, 2 usage.\n",

@@ -37,6 +37,8 @@ static const struct {
 				    PS_IO_REJECT_FULL, -1 },
 	[PS_C_REJECT_SIZE]	= { "reject_size", PS_SWAP_IO_STAT,
 				    PS_IO_REJECT_SIZE, -1 },
+	[PS_C_REJECT_GONE]	= { "reject_gone", PS_SWAP_IO_STAT,
+				    PS_IO_REJECT_GONE, -1 },
 	[PS_C_RETRIES]		= { "retries", PS_SWAP_IO_STAT,
 				    PS_IO_RETRIES_UP, PS_IO_RETRIES_DOWN },
 	[PS_C_CPU_FALLBACKS]	= { "cpu_fallbacks", PS_SWAP_IO_STAT,
@@ -59,6 +61,12 @@ static const struct {
 	[PS_C_SLOT_STALLS]	= { "slot_stalls", PS_DMA_WAIT_STAT,
 				    PS_WAIT_SLOT_STALLS, -1 },
 	[PS_C_REWINDS]		= { "rewinds", PS_DMA_WAIT_STAT, PS_WAIT_REWINDS, -1 },
+	[PS_C_BREAKS]		= { "breaks", PS_DMA_RECOVERY_STAT, PS_REC_BREAKS, -1 },
+	[PS_C_HEALS]		= { "heals", PS_DMA_RECOVERY_STAT, PS_REC_HEALS, -1 },
+	[PS_C_HEAL_RESETS]	= { "heal_resets", PS_DMA_RECOVERY_STAT,
+				    PS_REC_HEAL_RESETS, -1 },
+	[PS_C_BROKEN_MS]	= { "broken_ms", PS_DMA_RECOVERY_STAT,
+				    PS_REC_BROKEN_MS, -1 },
 	[PS_C_ZSWPIN]		= { "zswpin", PS_SRC_VMSTAT, PS_VM_ZSWPIN, -1 },
 	[PS_C_ZSWPOUT]		= { "zswpout", PS_SRC_VMSTAT, PS_VM_ZSWPOUT, -1 },
 	[PS_C_ZSWPWB]		= { "zswpwb", PS_SRC_VMSTAT, PS_VM_ZSWPWB, -1 },
@@ -80,6 +88,7 @@ static const struct {
 	[PS_C_BLK_DISCARDS]	= { "discards", PS_BLK_IO_STAT, PS_BIO_DISCARDS, -1 },
 	[PS_C_BLK_ZEROED_BYTES]	= { "zeroed_bytes", PS_BLK_IO_STAT,
 				    PS_BIO_ZEROED_BYTES, -1 },
+	[PS_C_BLK_UNALIGNED]	= { "unaligned", PS_BLK_IO_STAT, PS_BIO_UNALIGNED, -1 },
 	[PS_C_BLK_DMA_UPLOADS]	= { "dma_uploads", PS_BLK_DMA_IO_STAT,
 				    PS_DIO_UPLOADS, -1 },
 	[PS_C_BLK_DMA_DOWNLOADS] = { "dma_downloads", PS_BLK_DMA_IO_STAT,
@@ -116,6 +125,9 @@ static const struct {
 	[PS_G_WAIT_P50]		= { "wait_p50_us", 3 },
 	[PS_G_WAIT_P99]		= { "wait_p99_us", 3 },
 	[PS_G_WAIT_MAX]		= { "wait_max_us", 3 },
+	[PS_G_HELD_OBJECTS]	= { "held_objects", 0 },
+	[PS_G_RAM_BYTES]	= { "ram_bytes", 0 },
+	[PS_G_BROKEN]		= { "broken", 0 },
 	[PS_G_BLK_DISK]		= { "disk_bytes", 0 },
 };
 
@@ -184,6 +196,12 @@ static const struct ps_col ps_cols[] = {
 	{ "blk", "err", 3, 5, false, PS_DELTA, PS_C_BLK_IO_ERRORS, 1, 0 },
 	{ "blk", "rty", 3, 5, true, PS_DELTA, PS_C_BLK_RETRIES, 1, 0 },
 	{ "blk", "cpu", 3, 5, true, PS_DELTA, PS_C_BLK_CPU_COPIES, 1, 0 },
+	/* after blk, for the same reason */
+	{ "recovery", "brk", 3, 3, false, PS_GAUGE, PS_G_BROKEN, 1, 0 },
+	{ "recovery", "heal", 4, 5, false, PS_DELTA, PS_C_HEALS, 1, 0 },
+	{ "recovery", "brkms", 5, 7, true, PS_DELTA, PS_C_BROKEN_MS, 1, 0 },
+	{ "recovery", "held", 4, 6, true, PS_GAUGE, PS_G_HELD_OBJECTS, 1, 0 },
+	{ "recovery", "gone", 4, 6, true, PS_DELTA, PS_C_REJECT_GONE, 1, 0 },
 };
 
 #define PS_NR_COLS	(sizeof(ps_cols) / sizeof(ps_cols[0]))
@@ -274,6 +292,10 @@ static void ps_row_gauges(struct ps_row *row, const struct ps_sample *s,
 	g[PS_G_SLOTS] = ps_col_val(mem, PS_MEM_SLOTS);
 	g[PS_G_SLOTS_USED] = ps_col_val(mem, PS_MEM_SLOTS_USED);
 	g[PS_G_NOTIFIERS_BUSY] = ps_col_val(mem, PS_MEM_NOTIFIERS_BUSY);
+	g[PS_G_HELD_OBJECTS] = ps_col_val(mm, PS_MM_HELD_OBJECTS);
+	g[PS_G_RAM_BYTES] = ps_col_val(mm, PS_MM_RAM_BYTES);
+	g[PS_G_BROKEN] = ps_col_val(&s->file[PS_DMA_RECOVERY_STAT],
+				    PS_REC_BROKEN);
 	g[PS_G_BLK_DISK] = ps_col_val(&s->file[PS_BLK_SIZE], PS_BSIZE_SECTORS);
 	g[PS_G_BLK_DISK].v *= PS_SECTOR;
 }

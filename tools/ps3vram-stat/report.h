@@ -33,6 +33,9 @@ enum ps_gauge {
 	PS_G_WAIT_P50,		/* us; interval or since load */
 	PS_G_WAIT_P99,
 	PS_G_WAIT_MAX,		/* us, since load */
+	PS_G_HELD_OBJECTS,	/* objects kept in RAM: VRAM could not take them */
+	PS_G_RAM_BYTES,		/* RAM the swap backend holds for stores */
+	PS_G_BROKEN,		/* 1 while the engine is broken */
 	PS_G_BLK_DISK,		/* bytes of /dev/ps3vram */
 	PS_NR_GAUGES,
 };
@@ -46,6 +49,7 @@ enum ps_counter {
 	PS_C_REJECTS,
 	PS_C_REJECT_FULL,
 	PS_C_REJECT_SIZE,
+	PS_C_REJECT_GONE,
 	PS_C_RETRIES,
 	PS_C_CPU_FALLBACKS,
 	PS_C_DMA_UPLOADS,
@@ -61,6 +65,10 @@ enum ps_counter {
 	PS_C_NOTIFIER_STALLS,
 	PS_C_SLOT_STALLS,
 	PS_C_REWINDS,
+	PS_C_BREAKS,		/* recovery_stat */
+	PS_C_HEALS,
+	PS_C_HEAL_RESETS,
+	PS_C_BROKEN_MS,
 	PS_C_ZSWPIN,
 	PS_C_ZSWPOUT,
 	PS_C_ZSWPWB,
@@ -76,6 +84,7 @@ enum ps_counter {
 	PS_C_BLK_CPU_WRITES,
 	PS_C_BLK_DISCARDS,
 	PS_C_BLK_ZEROED_BYTES,
+	PS_C_BLK_UNALIGNED,
 	PS_C_BLK_DMA_UPLOADS,	/* its engine client's io_stat */
 	PS_C_BLK_DMA_DOWNLOADS,
 	PS_C_BLK_DMA_BYTES_UP,

@@ -66,6 +66,8 @@ static const struct {
 	[PS_BLK_SIZE]      = { PS_BLK_DIR "/size",      PS_NR_BSIZE, PS_IN_BLK },
 	[PS_BLK_DMA_IO_STAT] = { PS_DMA_DIR "/clients/" PS_BLK_NAME "/io_stat",
 				 PS_NR_DIO, PS_IN_DMA | PS_IN_BLK },
+	[PS_DMA_RECOVERY_STAT] = { PS_DMA_DIR "/recovery_stat", PS_NR_REC,
+				   PS_IN_DMA },
 };
 
 static const char *const ps_vm_names[PS_NR_VM] = {

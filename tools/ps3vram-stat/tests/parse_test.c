@@ -73,7 +73,7 @@ UNIT_TEST(cols_test_current_io_stat_has_every_column)
 {
 	struct ps_stat_file f;
 
-	EXPECT_TRUE(ps_parse_cols("161478 124918 0 0 0 0 0 0 0 0\n", &f) == PS_NR_IO);
+	EXPECT_TRUE(ps_parse_cols("161478 124918 0 0 0 0 0 0 0 0 0\n", &f) == PS_NR_IO);
 	EXPECT_TRUE(f.v[PS_IO_STORES] == 161478);
 	EXPECT_TRUE(f.v[PS_IO_LOADS] == 124918);
 	EXPECT_TRUE(f.bad == 0);

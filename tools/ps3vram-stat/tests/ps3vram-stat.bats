@@ -226,8 +226,8 @@ json_check() {
 	expect_rc 0
 	expect_empty err
 	expect_lines out 3 "2 header lines and 1 row"
-	expect_grep out '^-+vram-+ -+swap/s-+ -+dma MB/s-+ -+wait us-+ errors +-+kernel/s-+ -+blk-+$'
-	expect_grep out ' pswpin pswpout +rd +wr err$'
+	expect_grep out '^-+vram-+ -+swap/s-+ -+dma MB/s-+ -+wait us-+ errors +-+kernel/s-+ -+blk-+ -*recovery-*$'
+	expect_grep out ' pswpin pswpout +rd +wr err brk heal$'
 	expect_text_val 1 pages "$(col "$s/$SWAP/mm_stat" 1)"
 	expect_text_val 1 used "$(awk '{ printf "%.1f", $3 / 1048576 }' "$s/$SWAP/mm_stat")"
 	expect_text_val 1 free "$(awk '{ printf "%.1f", ($4 - $3) / 1048576 }' "$s/$SWAP/mm_stat")"
@@ -250,7 +250,9 @@ mm, io = cols(r + '$SWAP/mm_stat'), cols(r + '$SWAP/io_stat')
 dio, w = cols(r + '$DMA/io_stat'), cols(r + '$DMA/wait_stat')
 assert len(s) == 1 and o['sample'] == 0 and o['interval_s'] is None
 assert o['backend'] == 'emu' and o['wait_window'] == 'load'
-assert [o['pages_stored'], o['stored_bytes'], o['vram_used_bytes'], o['vram_total_bytes']] == mm
+assert [o['pages_stored'], o['stored_bytes'], o['vram_used_bytes'], o['vram_total_bytes']] == mm[:4]
+assert [o['held_objects'], o['ram_bytes']] == mm[4:6]
+assert o['broken'] == cols(r + '$DMA/recovery_stat')[0]
 assert o['vram_free_bytes'] == mm[3] - mm[2]
 assert abs(o['compr_ratio'] - mm[0] * 4096 / mm[1]) < 0.001
 assert o['stores'] == io[0] and o['loads'] == io[1]
@@ -372,8 +374,8 @@ assert s[1]['wait_p50_us'] == cols('$k/running/$DMA/wait_stat')[5] / 1000"
 	rm "$TMP/s/$DMA/wait_stat"
 	st --root "$TMP/s"
 	expect_rc 0
-	expect_grep err "mm_stat: 3 of 4 columns \(older module\?\)"
-	expect_grep err "io_stat: 8 of 10 columns"
+	expect_grep err "mm_stat: 3 of 6 columns \(older module\?\)"
+	expect_grep err "io_stat: 8 of 11 columns"
 	expect_grep err "wait_stat: absent \(older module\?\)"
 	expect_text_val 1 pages "$(col "$TMP/s/$SWAP/mm_stat" 1)"
 	expect_text_val 1 free -
@@ -473,7 +475,7 @@ assert (s[0]['blk']['disk_bytes'] is not None) == os.path.isdir('$d/$BLK')"
 	expect_rc 0
 	expect_count err 1 'ps3vram_swap is not loaded'
 	expect_lines err 1 "only the swap module's absence"
-	expect_grep out ' -+blk-+$'
+	expect_grep out ' -+blk-+ -*recovery-*$'
 	expect_text_val 1 pages -
 	expect_text_val 1 ratio -
 	expect_text_val 1 st -
@@ -492,7 +494,7 @@ assert (s[0]['blk']['disk_bytes'] is not None) == os.path.isdir('$d/$BLK')"
 @test "wide blk columns: disk MiB, retries, CPU copies" {
 	st -w --root "$DATA/linux-7.3/blk-swap"
 	expect_rc 0
-	expect_grep out ' pswpout +MiB +rd +wr +err +rty +cpu$'
+	expect_grep out ' pswpout +MiB +rd +wr +err +rty +cpu +brk +heal +brkms +held +gone$'
 	expect_text_val 1 MiB 256.0
 	expect_text_val 1 rty 1 -
 	expect_text_val 1 rty 2 1086
@@ -542,7 +544,7 @@ assert (s[0]['blk']['disk_bytes'] is not None) == os.path.isdir('$d/$BLK')"
 	expect_rc 0
 	json_check "
 b = s[0]['blk']
-assert len(b) == 35 and all(v is None for v in b.values()), b
+assert len(b) == 37 and all(v is None for v in b.values()), b
 assert 'ps3vram' not in s[0]['clients']"
 }
 
@@ -554,18 +556,18 @@ assert 'ps3vram' not in s[0]['clients']"
 	json_check "
 o = s[0]
 # every older key stays where it was; clients, then blk, come last
-assert len(o) == 76 and list(o)[-2:] == ['clients', 'blk'], list(o)
+assert len(o) == 89 and list(o)[-2:] == ['clients', 'blk'], list(o)
 assert list(o)[:5] == ['sample', 'time', 'interval_s', 'backend', 'wait_window']
 assert o['pages_stored'] is None and o['stores'] is None
 assert o['dma_bytes_up'] == 111153152
 b = o['blk']
 tot = ['io_errors', 'failed_reads', 'failed_writes', 'invalid_io', 'retries',
        'cpu_copies', 'cpu_reads', 'cpu_writes', 'discards', 'zeroed_bytes',
-       'dma_uploads', 'dma_downloads', 'dma_bytes_up', 'dma_bytes_down',
+       'unaligned', 'dma_uploads', 'dma_downloads', 'dma_bytes_up', 'dma_bytes_down',
        'dma_timeouts', 'dma_failed', 'dma_cpu_copies']
 assert list(b) == ['disk_bytes'] + tot + [k + '_per_s' for k in tot], list(b)
 assert b['disk_bytes'] == 268435456
-assert [b[k] for k in tot] == [0, 0, 0, 0, 1086, 0, 0, 0, 2, 17361920,
+assert [b[k] for k in tot] == [0, 0, 0, 0, 1086, 0, 0, 0, 2, 17361920, 0,
     30721, 31307, 111153152, 113553408, 0, 0, 0], b
 assert all(b[k + '_per_s'] is None for k in tot)
 c = o['clients']
@@ -580,7 +582,7 @@ blk_later() {
 	snap b linux-7.3 blk-swap
 	echo "31721 32807 115249152 119697408 0 0 0 1 2" >"$TMP/b/$BLKDMA/io_stat"
 	echo "31721 32807 115249152 119697408 0 0 0 1 2" >"$TMP/b/$DMA/io_stat"
-	echo "1 2 0 1093 1 2 2 17361920" >"$TMP/b/$BLK/io_stat"
+	echo "1 2 0 1093 1 2 2 17361920 0" >"$TMP/b/$BLK/io_stat"
 	replay "$DATA/linux-7.3/blk-swap" "$TMP/b"
 }
 
@@ -631,7 +633,7 @@ assert s[1]['clients']['ps3vram']['failed'] == 0"
 	sed -i 's/$/ 7 8/' "$TMP/s/$BLKDMA/io_stat"
 	st -w --root "$TMP/s"
 	expect_rc 0
-	expect_grep err "$BLK/io_stat: 4 of 8 columns"
+	expect_grep err "$BLK/io_stat: 4 of 9 columns"
 	expect_no_grep err 'clients/ps3vram'
 	expect_text_val 1 err 5
 	expect_text_val 1 rty 2 1086
@@ -655,6 +657,65 @@ assert s[1]['clients']['ps3vram']['failed'] == 0"
 	expect_grep err 'ps3vram_swap and ps3vram_dma are not loaded'
 	expect_grep err 'modprobe ps3vram_swap \(or ps3vram, for /dev/ps3vram\)'
 	expect_empty out
+}
+
+# ------------------------------------------------------------ recovery
+
+# setcol FILE N VALUE: column N (1-based) of one-line FILE becomes VALUE
+setcol() {
+	awk -v n="$2" -v v="$3" '{ $n = v; print }' "$1" >"$1.new" && mv "$1.new" "$1"
+}
+
+@test "a broken engine that heals: brk, heal, broken time, held and gone" {
+	snap a
+	snap b
+	echo "1 1 0 3 600" >"$TMP/a/$DMA/recovery_stat"
+	echo "0 1 1 4 750" >"$TMP/b/$DMA/recovery_stat"
+	setcol "$TMP/b/$SWAP/mm_stat" 5 3
+	setcol "$TMP/b/$SWAP/mm_stat" 6 20480
+	setcol "$TMP/a/$SWAP/io_stat" 11 40
+	setcol "$TMP/b/$SWAP/io_stat" 11 45
+	replay "$TMP/a" "$TMP/b"
+	st --root "$REPLAY" 2
+	expect_rc 0
+	expect_empty err
+	expect_grep out ' -+blk-+ -*recovery-*$'
+	expect_grep out ' err +brk +heal$'
+	expect_text_val 1 brk 1
+	expect_text_val 1 heal 0
+	expect_text_val 2 brk 0
+	expect_text_val 2 heal 1
+	st -w --root "$REPLAY" 2
+	expect_rc 0
+	expect_grep out ' brk +heal +brkms +held +gone$'
+	expect_text_val 1 brkms 600
+	expect_text_val 2 brkms 150
+	expect_text_val 1 held 0
+	expect_text_val 2 held 3
+	expect_text_val 1 gone 40
+	expect_text_val 2 gone 5
+	st -j --root "$REPLAY" 2
+	expect_rc 0
+	json_check "
+a, b = s
+assert a['broken'] == 1 and b['broken'] == 0
+assert a['breaks'] == 1 and b['breaks_per_s'] == 0
+assert b['heals'] == 1 and b['heals_per_s'] == 0.5
+assert b['heal_resets'] == 4 and b['broken_ms'] == 750 and b['broken_ms_per_s'] == 75
+assert b['held_objects'] == 3 and b['ram_bytes'] == 20480
+assert a['reject_gone'] == 40 and b['reject_gone_per_s'] == 2.5"
+}
+
+@test "no recovery_stat: an older engine, its columns dashes" {
+	snap s
+	rm "$TMP/s/$DMA/recovery_stat"
+	st -w --root "$TMP/s"
+	expect_rc 0
+	expect_grep err "recovery_stat: absent \(older module\?\)"
+	expect_text_val 1 brk -
+	expect_text_val 1 heal -
+	expect_text_val 1 brkms -
+	expect_text_val 1 held "$(col "$TMP/s/$SWAP/mm_stat" 5)"
 }
 
 # ------------------------------------------------------------ man page, install
