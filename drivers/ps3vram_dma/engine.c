@@ -21,6 +21,11 @@
  * directory goes when the client is destroyed, even if someone still
  * holds a reference to its kobject.
  *
+ * Notifier: clients that outlive an engine (the block device, whose disk
+ * stays while swap is on it) register with ps3vram_dma_register_notifier()
+ * to hear when an engine is removed and when a new one is added, so that
+ * they can claim VRAM on the new one.
+ *
  * Locking: ps3vram_dma_list_lock (mutex) protects the engine pointer, the
  * claims and the kobjects; it is never held across kobject_del(), which
  * waits for sysfs readers, and no sysfs show() takes it.  It is never
@@ -39,6 +44,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/ps3vram_dma.h>
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
@@ -49,6 +55,9 @@
 /* The registry: the one engine, its claims and kobjects (see above). */
 DEFINE_MUTEX(ps3vram_dma_list_lock);
 struct ps3vram_dma *ps3vram_dma_engine;
+
+/* Told of engines added and removed; ps3vram_dma_list_lock is not held. */
+static BLOCKING_NOTIFIER_HEAD(ps3vram_dma_chain);
 
 /*
  * Copies in flight, on the top nr_notifiers notifiers; 0 takes the
@@ -209,6 +218,8 @@ struct ps3vram_dma *ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
 	dev_info(hw->dev, "%s engine: %llu MiB VRAM, %u staging slots, %u notifiers\n",
 		 hw->name, hw->vram_size >> 20, dma->nr_slots,
 		 dma->nr_notifiers);
+	blocking_notifier_call_chain(&ps3vram_dma_chain,
+				     PS3VRAM_DMA_ENGINE_ADDED, NULL);
 	return dma;
 
 del:
@@ -272,7 +283,40 @@ void ps3vram_dma_engine_remove(struct ps3vram_dma *dma)
 	kobject_put(dma->clients_kobj);
 	kobject_del(&dma->kobj);
 	kobject_put(&dma->kobj);
+	blocking_notifier_call_chain(&ps3vram_dma_chain,
+				     PS3VRAM_DMA_ENGINE_REMOVED, NULL);
 }
+
+/**
+ * ps3vram_dma_register_notifier() - hear of engines added and removed
+ * @nb: its notifier_call gets PS3VRAM_DMA_ENGINE_REMOVED once an engine
+ *	is gone (the copies of its clients fail with -ENODEV from then on)
+ *	and PS3VRAM_DMA_ENGINE_ADDED once a new one takes clients; the data
+ *	pointer is NULL.  It is called in process context with no engine
+ *	lock held, from the backend's probe or removal: it may sleep, but
+ *	should leave claiming VRAM (which zeroes it) to a work item.
+ *
+ * There is one engine at a time, so REMOVED concerns every client that
+ * existed, and a client created after ADDED is on the new engine.  An
+ * engine present at registration is not announced.
+ *
+ * Return: 0.
+ */
+int ps3vram_dma_register_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&ps3vram_dma_chain, nb);
+}
+EXPORT_SYMBOL_GPL(ps3vram_dma_register_notifier);
+
+/**
+ * ps3vram_dma_unregister_notifier() - stop hearing of engines
+ * @nb: as registered; no call to it runs once this returns
+ */
+void ps3vram_dma_unregister_notifier(struct notifier_block *nb)
+{
+	blocking_notifier_chain_unregister(&ps3vram_dma_chain, nb);
+}
+EXPORT_SYMBOL_GPL(ps3vram_dma_unregister_notifier);
 
 /*
  * Module load: register every backend of ps3vram_dma_backends[] (backends.c)

@@ -93,6 +93,17 @@ void ps3vram_dma_client_destroy(struct ps3vram_dma_client *client);
 u64 ps3vram_dma_client_size(const struct ps3vram_dma_client *client);
 u64 ps3vram_dma_vram(u64 *claimed);
 
+struct notifier_block;
+
+/* Events of ps3vram_dma_register_notifier(). */
+enum ps3vram_dma_event {
+	PS3VRAM_DMA_ENGINE_ADDED,
+	PS3VRAM_DMA_ENGINE_REMOVED,
+};
+
+int ps3vram_dma_register_notifier(struct notifier_block *nb);
+void ps3vram_dma_unregister_notifier(struct notifier_block *nb);
+
 struct ps3vram_dma_slot *ps3vram_dma_slot_get(struct ps3vram_dma_client *client);
 struct ps3vram_dma_slot *
 ps3vram_dma_slot_tryget(struct ps3vram_dma_client *client);

@@ -14,6 +14,8 @@
  */
 #include "dma_fixture.h"
 
+#include <linux/notifier.h>
+
 struct rm_backend {
 	struct ps3vram_dma_hw hw;
 	struct ps3vram_dma *dma;	/* what engine_add() returned */
@@ -226,6 +228,57 @@ UNIT_TEST(remove_test_a_new_engine_while_an_old_client_lingers)
 	ps3vram_dma_client_destroy(c);
 	rm_remove(b);
 	EXPECT_EQ(rm_releases, 2);
+}
+
+/* What a client that outlives its engine hears: each event, in order. */
+static unsigned long rm_events[4];
+static unsigned int rm_nr_events;
+static bool rm_engine_at_added;
+
+static int rm_notify(struct notifier_block *nb, unsigned long event,
+		     void *data)
+{
+	if (event == PS3VRAM_DMA_ENGINE_ADDED)
+		rm_engine_at_added = ps3vram_dma_engine != NULL;
+	if (rm_nr_events < ARRAY_SIZE(rm_events))
+		rm_events[rm_nr_events] = event;
+	rm_nr_events++;
+	return NOTIFY_OK;
+}
+
+UNIT_TEST(remove_test_notifier_hears_the_engine_go_and_a_new_one_come)
+{
+	struct notifier_block nb = { .notifier_call = rm_notify };
+	struct ps3vram_dma_client *c;
+	struct rm_backend *a, *b;
+
+	rm_nr_events = 0;
+	rm_engine_at_added = false;
+	a = rm_add();
+	c = dma_client("blk", 0);
+	/* An engine present at registration is not announced. */
+	ASSERT_EQ(ps3vram_dma_register_notifier(&nb), 0);
+	EXPECT_EQ(rm_nr_events, 0);
+
+	rm_remove(a);
+	ASSERT_EQ(rm_nr_events, 1);
+	EXPECT_EQ(rm_events[0], PS3VRAM_DMA_ENGINE_REMOVED);
+	/* Told after the fact: the client's copies fail already. */
+	EXPECT_EQ(ps3vram_dma_reset(c), -ENODEV);
+
+	b = rm_add();
+	ASSERT_EQ(rm_nr_events, 2);
+	EXPECT_EQ(rm_events[1], PS3VRAM_DMA_ENGINE_ADDED);
+	/* A client created now is on the new engine. */
+	EXPECT_TRUE(rm_engine_at_added);
+	ps3vram_dma_client_destroy(c);
+	c = dma_client("blk", 0);
+	EXPECT_EQ(ps3vram_dma_reset(c), 0);
+	ps3vram_dma_client_destroy(c);
+
+	ps3vram_dma_unregister_notifier(&nb);
+	rm_remove(b);
+	EXPECT_EQ(rm_nr_events, 2);
 }
 
 UNIT_TEST(remove_test_destroyed_client_leaves_sysfs_at_once)
