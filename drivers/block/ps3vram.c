@@ -42,8 +42,20 @@
  * rw_page moves is not in it: it has no bio), the engine's
  * clients/ps3vram/ directory the claim and every copy.
  *
- * Locking: none of its own.  The device is set up once at module load;
- * every bio is independent; the counters are atomic.
+ * A new engine: when the engine goes (the emulator's device unplugged, the
+ * PS3's driver unbound) the disk stays, and its I/O fails.  When a new
+ * engine comes, the disk claims as much VRAM there and works again (the
+ * engine's notifier, then ps3vram_blk_reattach()).  What was written
+ * before is gone with the old VRAM: the sectors are marked lost, and a
+ * read of a lost sector fails (counted in lost_reads) until it is written
+ * again.  So a swap area on the disk goes on: pages swapped out before the
+ * loss fail to come back (their processes get SIGBUS), the rest works.
+ *
+ * Locking: ps3vram_blk.lock (rw_semaphore) is held for reading by every
+ * bio and rw_page for the whole I/O, and for writing by the reattach work
+ * while it swaps the client and marks every sector lost; the lost bitmap's
+ * bits are cleared atomically by writes.  Otherwise every bio is
+ * independent, and the counters are atomic.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -55,9 +67,13 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mm.h>
+#include <linux/notifier.h>
 #include <linux/pagemap.h>
 #include <linux/ps3vram_dma.h>
+#include <linux/rwsem.h>
+#include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 #ifdef CONFIG_PPC_PS3
 #include <asm/ps3.h>
 #endif
@@ -100,12 +116,20 @@ enum ps3vram_blk_stat_item {
 	PS3VRAM_BLK_DISCARDS,		/* discard bios (nothing to do) */
 	PS3VRAM_BLK_ZEROED,		/* bytes written by write-zeroes */
 	PS3VRAM_BLK_UNALIGNED,		/* segments the CPU moved: unaligned */
+	PS3VRAM_BLK_REATTACHES,		/* claims on a new engine */
+	PS3VRAM_BLK_LOST_READS,		/* reads of sectors a lost engine had */
 	NR_PS3VRAM_BLK_STATS,
 };
 
 /**
  * struct ps3vram_blk - the one /dev/ps3vram
+ * @lock: held for reading by I/O, for writing to change @client and @lost
  * @client: the engine client and its VRAM claim
+ * @lost: a bit per sector that went with a removed engine and was not
+ *	written since; NULL until the disk first moves to a new engine
+ * @gone: the engine of @client was removed
+ * @reattach: claims VRAM on a new engine once @gone
+ * @nb: hears of engines removed and added
  * @disk: the disk
  * @major: block major from register_blkdev()
  * @bytes: size of the disk, a multiple of PS3VRAM_BLK_SIZE_ALIGN, at most
@@ -113,14 +137,21 @@ enum ps3vram_blk_stat_item {
  * @stat: io_stat counters
  */
 struct ps3vram_blk {
+	struct rw_semaphore lock;
 	struct ps3vram_dma_client *client;
+	unsigned long *lost;
+	bool gone;
+	struct work_struct reattach;
+	struct notifier_block nb;
 	struct gendisk *disk;
 	int major;
 	u64 bytes;
 	atomic64_t stat[NR_PS3VRAM_BLK_STATS];
 };
 
-static struct ps3vram_blk ps3vram_blk;
+static struct ps3vram_blk ps3vram_blk = {
+	.lock = __RWSEM_INITIALIZER(ps3vram_blk.lock),
+};
 
 static void ps3vram_blk_count(enum ps3vram_blk_stat_item item, u64 n)
 {
@@ -148,6 +179,7 @@ struct ps3vram_blk_copy {
 
 /**
  * struct ps3vram_blk_batch - the copies of one bio, a ring of them
+ * @client: the engine client they go through (ps3vram_blk.lock held)
  * @copy: the ring
  * @first: index of the oldest copy in flight
  * @nr: copies in flight
@@ -155,6 +187,7 @@ struct ps3vram_blk_copy {
  * @failed: a copy could not be done at all: the bio ends in an I/O error
  */
 struct ps3vram_blk_batch {
+	struct ps3vram_dma_client *client;
 	struct ps3vram_blk_copy copy[PS3VRAM_BLK_DEPTH];
 	unsigned int first;
 	unsigned int nr;
@@ -167,10 +200,12 @@ struct ps3vram_blk_batch {
  * (retries, then the CPU).  A read that nothing could do is poisoned in
  * the slot and so in the page, never left as the slot's previous bytes.
  */
-static int ps3vram_blk_robust(struct ps3vram_blk_copy *c, bool up)
+static int ps3vram_blk_robust(struct ps3vram_blk_batch *b,
+			      struct ps3vram_blk_copy *c)
 {
-	struct ps3vram_dma_client *client = ps3vram_blk.client;
+	struct ps3vram_dma_client *client = b->client;
 	struct ps3vram_dma_robust how;
+	bool up = b->up;
 	int ret;
 
 	if (up)
@@ -198,7 +233,7 @@ ps3vram_blk_complete(struct ps3vram_blk_batch *b)
 	if (!ret)
 		ret = ps3vram_dma_wait(&c->xfer);
 	if (ret)
-		ret = ps3vram_blk_robust(c, b->up);
+		ret = ps3vram_blk_robust(b, c);
 	if (ret)
 		b->failed = true;
 	if (!b->up && c->bv.bv_page)
@@ -220,8 +255,8 @@ static struct ps3vram_dma_slot *ps3vram_blk_slot(struct ps3vram_blk_batch *b)
 	if (b->nr == PS3VRAM_BLK_DEPTH)
 		return ps3vram_blk_complete(b);
 	if (!b->nr)
-		return ps3vram_dma_slot_get(ps3vram_blk.client);
-	slot = ps3vram_dma_slot_tryget(ps3vram_blk.client);
+		return ps3vram_dma_slot_get(b->client);
+	slot = ps3vram_dma_slot_tryget(b->client);
 	return slot ? slot : ps3vram_blk_complete(b);
 }
 
@@ -236,7 +271,7 @@ static struct ps3vram_dma_slot *ps3vram_blk_slot(struct ps3vram_blk_batch *b)
 static void ps3vram_blk_cpu(struct ps3vram_blk_batch *b,
 			    const struct bio_vec *bv, u64 vram_off)
 {
-	struct ps3vram_dma_client *client = ps3vram_blk.client;
+	struct ps3vram_dma_client *client = b->client;
 	struct ps3vram_dma_slot *slot = ps3vram_blk_slot(b);
 	struct bio_vec v = *bv;
 	int ret;
@@ -288,7 +323,7 @@ static void ps3vram_blk_queue(struct ps3vram_blk_batch *b,
 		else
 			memset(slot->buf, 0, bv->bv_len);
 	}
-	c->err = ps3vram_dma_submit(ps3vram_blk.client, &c->xfer,
+	c->err = ps3vram_dma_submit(b->client, &c->xfer,
 				    b->up ? PS3VRAM_DMA_TO_VRAM :
 				    PS3VRAM_DMA_FROM_VRAM,
 				    slot, 0, vram_off, bv->bv_len);
@@ -299,8 +334,26 @@ static void ps3vram_blk_queue(struct ps3vram_blk_batch *b,
 static void ps3vram_blk_drain(struct ps3vram_blk_batch *b)
 {
 	while (b->nr)
-		ps3vram_dma_slot_put(ps3vram_blk.client,
-				     ps3vram_blk_complete(b));
+		ps3vram_dma_slot_put(b->client, ps3vram_blk_complete(b));
+}
+
+/* ---- sectors a removed engine took along ------------------------------- */
+
+/* Is any of @nr sectors from @sector lost?  ps3vram_blk.lock held. */
+static bool ps3vram_blk_lost(sector_t sector, unsigned int nr)
+{
+	const unsigned long *lost = ps3vram_blk.lost;
+
+	return lost && find_next_bit(lost, sector + nr, sector) < sector + nr;
+}
+
+/* @nr sectors from @sector were written: they hold data again. */
+static void ps3vram_blk_found(sector_t sector, unsigned int nr)
+{
+	unsigned long *lost = ps3vram_blk.lost;
+
+	for (; lost && nr; nr--, sector++)
+		clear_bit(sector, lost);
 }
 
 /* ---- bios -------------------------------------------------------------- */
@@ -308,7 +361,7 @@ static void ps3vram_blk_drain(struct ps3vram_blk_batch *b)
 /* Reads and writes: every segment, in copies of at most a slot. */
 static bool ps3vram_blk_rw(struct bio *bio, bool up)
 {
-	struct ps3vram_blk_batch b = { .up = up };
+	struct ps3vram_blk_batch b = { .client = ps3vram_blk.client, .up = up };
 	u64 off = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
 	struct bvec_iter iter;
 	struct bio_vec bv;
@@ -325,7 +378,7 @@ static bool ps3vram_blk_rw(struct bio *bio, bool up)
 /* Write-zeroes: a zeroed slot per copy. */
 static bool ps3vram_blk_zero(struct bio *bio)
 {
-	struct ps3vram_blk_batch b = { .up = true };
+	struct ps3vram_blk_batch b = { .client = ps3vram_blk.client, .up = true };
 	u64 off = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
 	u64 end = off + bio->bi_iter.bi_size;
 	struct bio_vec bv = { };
@@ -356,9 +409,41 @@ static bool ps3vram_blk_valid(struct bio *bio)
 	       bio->bi_iter.bi_size <= ps3vram_blk.bytes - off;
 }
 
+/* Reads, writes and write-zeroes, with ps3vram_blk.lock held. */
+static bool ps3vram_blk_io(struct bio *bio)
+{
+	sector_t sector = bio->bi_iter.bi_sector;
+	unsigned int nr = bio_sectors(bio);
+	unsigned long start;
+	bool ok;
+
+	switch (bio_op(bio)) {
+	case REQ_OP_READ:
+		if (ps3vram_blk_lost(sector, nr)) {
+			pr_err_ratelimited("read of %u sectors at %llu: lost with the engine before, not written since\n",
+					   nr, (u64)sector);
+			ps3vram_blk_count(PS3VRAM_BLK_LOST_READS, 1);
+			return false;
+		}
+		fallthrough;
+	case REQ_OP_WRITE:
+		start = bio_start_io_acct(bio);
+		ok = ps3vram_blk_rw(bio, op_is_write(bio_op(bio)));
+		bio_end_io_acct(bio, start);
+		break;
+	case REQ_OP_WRITE_ZEROES:
+		ok = ps3vram_blk_zero(bio);
+		break;
+	default:
+		return true;
+	}
+	if (ok && op_is_write(bio_op(bio)))
+		ps3vram_blk_found(sector, nr);
+	return ok;
+}
+
 static void ps3vram_blk_submit_bio(struct bio *bio)
 {
-	unsigned long start;
 	bool ok = true;
 
 	if (unlikely(!ps3vram_blk_valid(bio))) {
@@ -375,12 +460,10 @@ static void ps3vram_blk_submit_bio(struct bio *bio)
 	switch (bio_op(bio)) {
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:
-		start = bio_start_io_acct(bio);
-		ok = ps3vram_blk_rw(bio, op_is_write(bio_op(bio)));
-		bio_end_io_acct(bio, start);
-		break;
 	case REQ_OP_WRITE_ZEROES:
-		ok = ps3vram_blk_zero(bio);
+		down_read(&ps3vram_blk.lock);
+		ok = ps3vram_blk_io(bio);
+		up_read(&ps3vram_blk.lock);
 		break;
 	case REQ_OP_DISCARD:
 		ps3vram_blk_count(PS3VRAM_BLK_DISCARDS, 1);
@@ -415,15 +498,26 @@ static int ps3vram_blk_rw_page(struct block_device *bdev, sector_t sector,
 	bool up = op_is_write(op);
 	struct ps3vram_blk_batch b = { .up = up };
 	u64 off = (u64)sector << SECTOR_SHIFT;
+	unsigned int nr = PAGE_SIZE >> SECTOR_SHIFT;
 	struct bio_vec bv;
 
 	if (PageTransHuge(page))
 		return -EOPNOTSUPP;
 	if (off > ps3vram_blk.bytes || PAGE_SIZE > ps3vram_blk.bytes - off)
 		return -EINVAL;
+	down_read(&ps3vram_blk.lock);
+	/* Not counted here: the bio that retries it is. */
+	if (!up && ps3vram_blk_lost(sector, nr)) {
+		up_read(&ps3vram_blk.lock);
+		return -EIO;
+	}
+	b.client = ps3vram_blk.client;
 	bvec_set_page(&bv, page, PAGE_SIZE, 0);
 	ps3vram_blk_queue(&b, &bv, off);
 	ps3vram_blk_drain(&b);
+	if (!b.failed && up)
+		ps3vram_blk_found(sector, nr);
+	up_read(&ps3vram_blk.lock);
 	if (b.failed)
 		return -EIO;
 	page_endio(page, up, 0);
@@ -580,6 +674,64 @@ static struct ps3vram_dma_client *ps3vram_blk_claim(u64 want)
 	return client;
 }
 
+/*
+ * The disk's engine was removed and a new one added: claim as much VRAM
+ * there, mark every sector lost (what it held went with the old VRAM),
+ * and let I/O use the new claim.  The old client's I/O has failed with
+ * -ENODEV since the removal, so waiting for it is short.
+ */
+static void ps3vram_blk_reattach(struct work_struct *work)
+{
+	unsigned long nr = ps3vram_blk.bytes >> SECTOR_SHIFT;
+	struct ps3vram_dma_client *client, *old;
+	unsigned long *lost = ps3vram_blk.lost;
+
+	if (!READ_ONCE(ps3vram_blk.gone))
+		return;
+	client = ps3vram_dma_client_create(PS3VRAM_BLK_NAME, ps3vram_blk.bytes);
+	if (IS_ERR(client)) {
+		pr_err("/dev/%s: no %llu MiB on the new engine (%ld): its I/O still fails\n",
+		       ps3vram_blk.disk->disk_name, ps3vram_blk.bytes >> 20,
+		       PTR_ERR(client));
+		return;
+	}
+	if (!lost)
+		lost = kvcalloc(BITS_TO_LONGS(nr), sizeof(long), GFP_KERNEL);
+	if (!lost) {
+		ps3vram_dma_client_destroy(client);
+		pr_err("/dev/%s: no memory to move to the new engine: its I/O still fails\n",
+		       ps3vram_blk.disk->disk_name);
+		return;
+	}
+
+	down_write(&ps3vram_blk.lock);
+	bitmap_fill(lost, nr);
+	old = ps3vram_blk.client;
+	ps3vram_blk.client = client;
+	ps3vram_blk.lost = lost;
+	WRITE_ONCE(ps3vram_blk.gone, false);
+	up_write(&ps3vram_blk.lock);
+
+	ps3vram_dma_client_destroy(old);
+	ps3vram_blk_count(PS3VRAM_BLK_REATTACHES, 1);
+	pr_warn("/dev/%s: on the new engine; what it held is lost: reading a sector fails until it is written again\n",
+		ps3vram_blk.disk->disk_name);
+}
+
+static int ps3vram_blk_engine_event(struct notifier_block *nb,
+				    unsigned long event, void *data)
+{
+	if (event == PS3VRAM_DMA_ENGINE_REMOVED) {
+		WRITE_ONCE(ps3vram_blk.gone, true);
+		pr_err("/dev/%s: its engine was removed: I/O fails until a new one comes\n",
+		       ps3vram_blk.disk->disk_name);
+	} else if (event == PS3VRAM_DMA_ENGINE_ADDED &&
+		   READ_ONCE(ps3vram_blk.gone)) {
+		schedule_work(&ps3vram_blk.reattach);
+	}
+	return NOTIFY_OK;
+}
+
 static int __init ps3vram_blk_init(void)
 {
 	bool automatic = sysfs_streq(size, "auto");
@@ -630,6 +782,9 @@ static int __init ps3vram_blk_init(void)
 	ret = device_add_disk(NULL, disk, ps3vram_blk_groups);
 	if (ret)
 		goto out_disk;
+	INIT_WORK(&ps3vram_blk.reattach, ps3vram_blk_reattach);
+	ps3vram_blk.nb.notifier_call = ps3vram_blk_engine_event;
+	ps3vram_dma_register_notifier(&ps3vram_blk.nb);
 
 	left = ps3vram_dma_vram(NULL) - ps3vram_dma_client_size(ps3vram_blk.client);
 	if (!automatic)
@@ -659,10 +814,13 @@ out_client:
 /* The module cannot go while the disk is open (swapped on, mounted). */
 static void __exit ps3vram_blk_exit(void)
 {
+	ps3vram_dma_unregister_notifier(&ps3vram_blk.nb);
+	cancel_work_sync(&ps3vram_blk.reattach);
 	del_gendisk(ps3vram_blk.disk);
 	put_disk(ps3vram_blk.disk);
 	unregister_blkdev(ps3vram_blk.major, PS3VRAM_BLK_NAME);
 	ps3vram_dma_client_destroy(ps3vram_blk.client);
+	kvfree(ps3vram_blk.lost);
 }
 
 /* Built in: after the engine has bound its device (device_initcall). */
