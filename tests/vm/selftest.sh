@@ -34,7 +34,8 @@ io_stat()
 [ ! -d /sys/module/ps3vram_dma ] || rig_fail "the engine is loaded already"
 rc=0
 ps3vram-selftest -o $R > $OUT || rc=$?
-cat $R
+# the report on the console, each line marked, for a reader of the log
+sed "s/^/| /" $R
 rig_log "ps3vram-selftest exit $rc: $(cat $OUT)"
 [ "$rc" = 0 ] || rig_fail "ps3vram-selftest exit $rc: $(tail -n 1 $OUT)"
 grep -q '^ps3vram-selftest: PASS: .*report: '$R $OUT ||
