@@ -1178,6 +1178,15 @@ static void ps3vram_selftest_reset_busy(struct ps3vram_selftest *st, u32 gen)
 		else
 			st->errors++;
 	}
+	/*
+	 * A reset whose fence never completed broke the engine and
+	 * quarantined the slots of the copies in flight: give them back (they
+	 * are parked until the engine heals) and take others.
+	 */
+	for (i = 0; ret && i < n; i++) {
+		ps3vram_dma_slot_put(st->client, st->slot[i]);
+		st->slot[i] = ps3vram_dma_slot_get(st->client);
+	}
 	/* The uploads that completed must read back. */
 	for (i = 0; i < n; i++) {
 		struct ps3vram_selftest_copy c;
