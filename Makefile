@@ -124,6 +124,8 @@ install: modules_install
 		O=$(BUILD)/tools PREFIX=$(PREFIX)
 	@$(MAKE) --no-print-directory -C $(TOP)/tools/ps3vram-stat install \
 		O=$(BUILD)/tools PREFIX=$(PREFIX)
+	@$(MAKE) --no-print-directory -C $(TOP)/tools/selftest install \
+		PREFIX=$(PREFIX)
 	@$(MAKE) --no-print-directory -C $(TOP)/tools/boot install PREFIX=$(PREFIX)
 	install -d $(DESTDIR)$(DOCDIR)
 	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
@@ -154,6 +156,7 @@ mod-srcs:
 tools:
 	@$(MAKE) --no-print-directory -C $(TOP)/tools/swapbench O=$(BUILD)/tools
 	@$(MAKE) --no-print-directory -C $(TOP)/tools/ps3vram-stat O=$(BUILD)/tools
+	@$(MAKE) --no-print-directory -C $(TOP)/tools/selftest O=$(BUILD)/tools
 
 demo:
 	@$(TOP)/tools/vm/run-demo $(if $(filter-out 0,$(V)),-v)
