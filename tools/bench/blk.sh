@@ -22,6 +22,11 @@
 # (11.3x) on a PS3.  Prints a BENCH line per run and per test the means
 # and the speed-up udelay / msleep.
 #
+# Last, what a PS3's default of one copy in flight costs: /dev/ps3vram
+# with the engine reloaded at nr_notifiers=1 and =8, in the order 1, 8,
+# 8, 1, random 4 KiB direct reads and writes, two jobs.  Prints a BENCH
+# line per run and per test the means and the ratio 1 / 8.
+#
 # rig: --no-swap --module brd --bin fio --timeout 900
 
 . /lib/rig.sh
@@ -103,5 +108,34 @@ awk '{ kbps[$1 " " $2] += $4 / 2; t[$1] = 1 }
 	END { for (x in t) printf "BENCH: blk historic-ratio test=%s ps3vram_mbs=%.1f msleep_mbs=%.1f udelay_mbs=%.1f speedup=%.2f\n", x,
 		kbps[x " ps3vram"] / 1000, kbps[x " msleep"] / 1000, kbps[x " udelay"] / 1000,
 		kbps[x " udelay"] / kbps[x " msleep"] }' /tmp/hist | sort
+
+# notifiers N - the engine and /dev/ps3vram afresh, N copies in flight
+notifiers()
+{
+	rmmod ps3vram || rig_fail "rmmod ps3vram failed"
+	rmmod ps3vram_dma || rig_fail "rmmod ps3vram_dma failed"
+	modprobe ps3vram_dma nr_notifiers="$1" ||
+		rig_fail "modprobe ps3vram_dma nr_notifiers=$1 failed"
+	modprobe ps3vram size=${MIB}M || rig_fail "modprobe ps3vram failed"
+	rig_wait_for /dev/ps3vram 5 || rig_fail "no /dev/ps3vram"
+	dmesg | grep ' engine: .* notifiers$' | tail -n 1 |
+		grep -q " $1 notifiers$" ||
+		rig_fail "the engine did not come back with $1 notifiers"
+}
+
+: > /tmp/notifiers
+for t in "randread 4k" "randwrite 4k"; do
+	# shellcheck disable=SC2086 # the test's two words
+	set -- $t
+	for n in 1 8 8 1; do
+		notifiers $n
+		r=$(bench /dev/ps3vram "$1" "$2")
+		echo "$1-$2 $n $r" >> /tmp/notifiers
+		echo "BENCH: blk notifiers=$n test=$1-$2 iops=${r% *} kbps=${r#* }"
+	done
+done
+awk '{ iops[$1 " " $2] += $3 / 2; t[$1] = 1 }
+	END { for (x in t) printf "BENCH: blk notifiers-ratio test=%s iops_1=%d iops_8=%d ratio=%.2f\n", x,
+		iops[x " 1"], iops[x " 8"], iops[x " 1"] / iops[x " 8"] }' /tmp/notifiers | sort
 rig_dmesg_check
 rig_pass
