@@ -7,7 +7,9 @@
  * ps3vram_dma_reset(), the heal work of a broken engine, and the engine's
  * removal.
  *
- *  - Reset: the backend stops the GPU and rewinds GET/PUT, the ring is
+ *  - Reset: the ring is sealed with a jump to its start (the FIFO reader
+ *    keeps running while the backend rewrites PUT and GET: see
+ *    ps3vram_dma_seal()), the backend rewinds PUT and GET, the ring is
  *    re-bound, and then fenced: a NOTIFY with no copy is queued and waited
  *    for (same policy, up to timeout_ms but never more than
  *    PS3VRAM_DMA_FENCE_MAX_MS: a reset holds fifo_lock throughout, which
@@ -126,6 +128,32 @@ static int ps3vram_dma_fence(struct ps3vram_dma *dma, unsigned long failed)
 }
 
 /*
+ * Before the backend's reset: end what has been written to the FIFO with
+ * a jump to its start.  The reset cannot stop the RSX's FIFO reader; it
+ * only rewrites PUT and then GET (rsx_ps3.c).  Between those two writes a
+ * running reader sees GET != PUT and fetches on from the old GET: through
+ * what is left of the commands written since the last rewind (they were
+ * in flight anyway, and the fence waits for them), and then beyond the
+ * last of them, into words of an earlier lap of the ring: stale copies,
+ * which would execute again, after the reset, into VRAM and staging slots
+ * that have new owners by then.  The jump, written where the next command
+ * would go, is the first word past the live ones, so the reader goes from
+ * there to the FIFO start, which is the new PUT, and stops.  The old GET
+ * is never past that word: the ring only moves past a jump by rewinding
+ * after GET == PUT (xfer.c).  GET must be written last: with GET moved
+ * first, the reader would run from the FIFO start to the old PUT, every
+ * live command of this lap again, and no word the CPU can write prevents
+ * that.  After the reset the fence starts the ring afresh at the start.
+ */
+static void ps3vram_dma_seal(struct ps3vram_dma *dma)
+{
+	lockdep_assert_held(&dma->fifo_lock);
+
+	/* A copy always leaves room for the jump (ps3vram_ring_copy()). */
+	ps3vram_ring_rewind(&dma->ring);
+}
+
+/*
  * The GPU may still complete @xfer, failed by a reset whose fence never
  * completed: keep its notifier and its slot out of use.
  */
@@ -235,6 +263,7 @@ static int ps3vram_dma_reset_tries(struct ps3vram_dma *dma, int status,
 
 	for (tries = 1; ; tries++) {
 		atomic64_inc(&dma->stat[PS3VRAM_DMA_RESETS]);
+		ps3vram_dma_seal(dma);
 		ret = dma->hw->ops->reset(dma->hw);
 		if (ret) {
 			if (!dma->broken)

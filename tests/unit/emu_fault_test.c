@@ -61,10 +61,14 @@ static void raw_copy(bool upload, unsigned int slot_off, u64 vram_off,
 	mutex_unlock(&env.dma->fifo_lock);
 }
 
-/* What a reset is to the RSX: the backend's op, then a fresh bound ring. */
+/*
+ * What a reset is to the RSX: the core's seal of the ring, the backend's
+ * op, then a fresh bound ring.
+ */
 static void hw_reset(void)
 {
 	mutex_lock(&env.dma->fifo_lock);
+	ps3vram_dma_seal(env.dma);
 	EXPECT_EQ(env.emu->hw.ops->reset(&env.emu->hw), 0);
 	ps3vram_ring_init(&env.dma->ring, env.dma->ring.base,
 			  PS3VRAM_FIFO_SIZE);
