@@ -29,7 +29,8 @@
  * ps3vram's protocol, known to work on hardware.  New here and never run on
  * a PS3: several copies in flight on notifiers 0-6 as well as 7 (so the
  * default is 1 notifier, 7 only, as ps3vram; ps3vram_dma.nr_notifiers=8
- * tries all), the reset procedure, the CPU mapping of VRAM, and shutdown
+ * tries all), the fences after a failure, which name notifiers 0-6 even
+ * then (recover.c), the reset procedure, the CPU mapping of VRAM, and shutdown
  * while clients are live (see docs/ps3-hardware.md).
  *
  * Locking: the core calls kick and reset with its fifo_lock held; both take

@@ -319,3 +319,36 @@ UNIT_TEST(recover_test_reset_racing_the_fifo_reader_reruns_no_stale_copy)
 	}
 	EXPECT_FALSE(unit_log_contains("RSX error"));
 }
+
+/*
+ * The stall outlasts the break: every fence given up by the resets so far
+ * still has its NOTIFY queued in the GPU, and they land while the heal's
+ * own fence waits, one by one, on the notifier they name.  None of them
+ * may pass for the heal's fence: while the GPU stalls, the engine stays
+ * broken (stall-heal saw it heal 1.8 s into a 1 s stall, on 6.12).
+ */
+UNIT_TEST(recover_test_late_fence_notifies_do_not_heal_a_stalled_engine)
+{
+	unsigned int i;
+
+	rt_start();
+	/* As stall-heal: 1 s stalls, 200 ms timeouts. */
+	emu_stall_us = USEC_PER_SEC;
+	memset(rs->buf, 0x11, 64);
+	EXPECT_EQ(ps3vram_dma_upload(rc, rs, 0, 0, 64), -ETIMEDOUT);
+	ASSERT_TRUE(env.dma->broken);
+	/* The GPU still stalls through the first retries. */
+	for (i = 0; i < 3; i++) {
+		unit_clock_advance((u64)(PS3VRAM_DMA_HEAL_MIN_MS << i) *
+				   NSEC_PER_MSEC);
+		EXPECT_EQ(unit_work_run_due(), 1);
+		EXPECT_TRUE(env.dma->broken);
+	}
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_HEALS), 0);
+	/* It answers again: the next retry heals it, and copies work. */
+	emu_stall_us = 0;
+	unit_clock_advance((u64)PS3VRAM_DMA_HEAL_MAX_MS * NSEC_PER_MSEC);
+	unit_work_run_due();
+	EXPECT_FALSE(env.dma->broken);
+	rt_expect_dma_works(1024, 0x77);
+}
