@@ -61,6 +61,9 @@ enum ps3vram_dma_stat_item {
  * @notifier_quarantine: notifiers of copies failed by a reset whose fence
  *	never completed: the GPU may still write them; out of use until a
  *	reset's fence completes (recover.c)
+ * @notifier_late: per notifier, how many NOTIFYs naming it the GPU may
+ *	still write, at most: of copies failed and fences given up by resets
+ *	since the last fence that completed; under @fifo_lock (recover.c)
  * @nr_notifiers: copies in flight at most, 1..PS3VRAM_NR_NOTIFIERS
  * @first_notifier: the lowest notifier used; the engine uses the rest up to 7
  * @inflight: the transfer each busy notifier reports for
@@ -101,6 +104,7 @@ struct ps3vram_dma {
 	spinlock_t lock;		/* see above */
 	unsigned long notifier_busy;
 	unsigned long notifier_quarantine;
+	u8 notifier_late[PS3VRAM_NR_NOTIFIERS];
 	unsigned int nr_notifiers;
 	unsigned int first_notifier;
 	struct ps3vram_dma_xfer *inflight[PS3VRAM_NR_NOTIFIERS];

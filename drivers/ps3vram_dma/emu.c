@@ -32,10 +32,10 @@
  * release, when the last client is gone.
  *
  * Locking: kick and reset run under the engine's fifo_lock; notifiers are
- * read locklessly: a deadline is a single u64 written before the kick that
- * arms it.  late_lock (a spinlock: notifier_done runs under the core's
+ * read locklessly: a deadline is a single u64 written when its NOTIFY
+ * lands.  late_lock (a spinlock: notifier_done runs under the core's
  * spinlock) nests inside fifo_lock and the core's lock, and guards the
- * moves that land late.
+ * queue of fetched copies and NOTIFYs that have not landed yet.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -111,6 +111,24 @@ static int ps3vram_emu_reset_stats_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(ps3vram_emu_reset_stats_fops, NULL,
 			 ps3vram_emu_reset_stats_set, "%llu\n");
 
+/*
+ * What the copy engine wrote since load, as one line: operations and
+ * bytes into VRAM, then into the XDR buffer (see enum
+ * ps3vram_emu_landed_item).  Columns are only ever appended.
+ */
+static int landed_show(struct seq_file *m, void *v)
+{
+	struct ps3vram_emu *emu = m->private;
+	unsigned int i;
+
+	for (i = 0; i < NR_PS3VRAM_EMU_LANDED; i++)
+		seq_printf(m, "%s%llu", i ? " " : "",
+			   (u64)atomic64_read(&emu->landed[i]));
+	seq_putc(m, '\n');
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(landed);
+
 /* The debugfs op: ps3vram_dma/emu/ in the engine's directory @parent. */
 void ps3vram_emu_debugfs(struct ps3vram_dma_hw *hw, struct dentry *parent)
 {
@@ -122,6 +140,7 @@ void ps3vram_emu_debugfs(struct ps3vram_dma_hw *hw, struct dentry *parent)
 				   &ps3vram_emu_reset_stats_fops);
 	debugfs_create_atomic_t("faults", 0444, dir,
 				&emu->faults);
+	debugfs_create_file("landed", 0444, dir, emu, &landed_fops);
 }
 
 /* Allocate the XDR buffer and add the engine; @vram is set up by the caller. */
@@ -157,8 +176,11 @@ static struct ps3vram_emu *ps3vram_emu_create(struct device *dev, void *vram,
 	emu->hw.ops = &ps3vram_emu_ops;
 	emu->hw.dev = dev;
 	emu->hw.name = "emu";
-	/* Every notifier works here: keep 8 copies in flight by default. */
-	emu->hw.nr_notifiers = PS3VRAM_NR_NOTIFIERS;
+	/*
+	 * Every notifier works here, but a PS3 runs with one (rsx_ps3.c):
+	 * so does the emulator, and ps3vram_dma.nr_notifiers=8 runs them all.
+	 */
+	emu->hw.nr_notifiers = 1;
 	emu->hw.xdr_size = size;
 	emu->hw.vram_size = vram_size;
 	emu->vram = vram;

@@ -3,7 +3,7 @@
  * ps3vram_dma emu internals, shared by emu.c (the devices it binds: an
  * ivshmem PCI device or vmalloc()ed VRAM), emu_fifo.c (the FIFO
  * interpreter and the backend ops) and emu_fault.c (fault injection and
- * the copies that land late).  See emu.c for the whole picture.
+ * the queue of fetched work that lands later).  See emu.c for the whole picture.
  */
 #ifndef _PS3VRAM_DMA_EMU_H
 #define _PS3VRAM_DMA_EMU_H
@@ -47,16 +47,18 @@ struct ps3vram_emu_subch {
 };
 
 /**
- * struct ps3vram_emu_move - the data movement of one copy
- * @src: first source byte
- * @dst: first destination byte
+ * struct ps3vram_emu_move - what the copy engine does at one point in time
+ * @src: first source byte of a copy
+ * @dst: first destination byte of a copy, or NULL: no bytes move
  * @pitch_in: source line pitch
  * @pitch_out: destination line pitch
  * @line: bytes per line
  * @count: lines
- * @done_at: when a deferred move lands (ns)
- * @notifier: the late copy's notifier, written when it lands
- * @late: this is the late copy of emu_late_every
+ * @done_at: when it lands (ns); PS3VRAM_EMU_NEVER: a late copy that hangs
+ *	until the next reset
+ * @notifier: the notifier written when it lands, if @notify
+ * @notify: write @notifier when it lands (a NOTIFY, or a late copy's)
+ * @to_vram: the copy writes VRAM (else the XDR buffer), for the counters
  * @lose: emu_lose_every: move nothing
  * @corrupt: emu_corrupt_every: flip bit @bit of the copy's middle byte
  * @bit: see @corrupt
@@ -70,26 +72,35 @@ struct ps3vram_emu_move {
 	u32 count;
 	u64 done_at;
 	unsigned int notifier;
-	bool late;
+	bool notify;
+	bool to_vram;
 	bool lose;
 	bool corrupt;
 	u8 bit;
 };
 
 /*
- * A late copy (emu_late_every): HUNG from the copy to the reset, with the
- * engine stopped on it; then DEFER: it lands emu_late_us after the reset,
- * and every copy queued behind it lands at its own modelled completion,
- * in order, so the engine stays busy until then.
+ * Fetched work that has not landed yet: copies and NOTIFYs, in FIFO
+ * order, each landing at its modelled completion (or later, never before
+ * the one ahead of it).  With 8 copies in flight of two operations and a
+ * NOTIFY each, and a fence, 32 is plenty; when it is full anyway, the
+ * oldest lands early.
  */
-enum ps3vram_emu_defer {
-	PS3VRAM_EMU_DEFER_NONE,
-	PS3VRAM_EMU_DEFER_HUNG,
-	PS3VRAM_EMU_DEFER_ON,
-};
+#define PS3VRAM_EMU_NR_PENDING		32
 
-/* Moves that can wait behind a late copy; more land early. */
-#define PS3VRAM_EMU_NR_PENDING		16
+/*
+ * What the copy engine wrote (debugfs emu/landed), by destination:
+ * operations (a copy longer than 4 KiB that 4 KiB does not divide is two)
+ * and bytes.  What an injected loss skipped is not counted; what a stale
+ * FIFO word re-executed is.
+ */
+enum ps3vram_emu_landed_item {
+	PS3VRAM_EMU_VRAM_COPIES,
+	PS3VRAM_EMU_VRAM_BYTES,
+	PS3VRAM_EMU_XDR_COPIES,
+	PS3VRAM_EMU_XDR_BYTES,
+	NR_PS3VRAM_EMU_LANDED,
+};
 
 /**
  * struct ps3vram_emu - the software RSX
@@ -99,20 +110,24 @@ enum ps3vram_emu_defer {
  * @put: PUT register, FIFO offset in bytes
  * @get: GET register, FIFO offset in bytes
  * @error: the engine stopped on this; cleared by reset
+ * @fetched: FIFO words fetched since load
  * @busy_until: modelled time (ns) at which the last queued copy finishes
  * @copies: copies seen since load, for the every-Nth injections
  * @drop: emu_drop_every: the next NOTIFY, the last copy's, is not written
  * @deadline: when each notifier becomes visible (ns), or never
  * @observed: the notifier has been seen done once
  * @subch: per-subchannel state
- * @late_lock: protects @defer, @pending and @nr_pending; landing happens
+ * @late_lock: protects @pending and @nr_pending; landing happens
  *	from notifier_done, which the core polls without fifo_lock
- * @defer: a late copy, see enum ps3vram_emu_defer; written under
- *	@late_lock, read locklessly for the fast path
- * @pending: moves that have not landed yet, oldest first
- * @nr_pending: how many
+ * @pending: fetched copies and NOTIFYs that have not landed yet, oldest
+ *	first
+ * @nr_pending: how many; written under @late_lock, read locklessly for
+ *	the fast path
  * @overshoot: time between a completion and the poll that saw it (ns)
  * @faults: injected faults so far
+ * @landed: what the copy engine wrote, see enum ps3vram_emu_landed_item
+ * @raced: words the FIFO reader fetched during resets, between the
+ *	writes of PUT and GET
  */
 struct ps3vram_emu {
 	struct ps3vram_dma_hw hw;
@@ -121,6 +136,7 @@ struct ps3vram_emu {
 	u32 put;
 	u32 get;
 	const char *error;
+	u64 fetched;
 	u64 busy_until;
 	u64 copies;
 	bool drop;
@@ -128,11 +144,12 @@ struct ps3vram_emu {
 	atomic_t observed[PS3VRAM_EMU_NR_NOTIFIERS];
 	struct ps3vram_emu_subch subch[PS3VRAM_EMU_NR_SUBCH];
 	spinlock_t late_lock;		/* see above */
-	enum ps3vram_emu_defer defer;
 	struct ps3vram_emu_move pending[PS3VRAM_EMU_NR_PENDING];
 	unsigned int nr_pending;
 	struct ps3vram_hist overshoot;
 	atomic_t faults;
+	atomic64_t landed[NR_PS3VRAM_EMU_LANDED];
+	atomic64_t raced;
 };
 
 static inline struct ps3vram_emu *to_emu(struct ps3vram_dma_hw *hw)
@@ -153,9 +170,7 @@ bool ps3vram_emu_fault_copy(struct ps3vram_emu *emu,
 			    struct ps3vram_emu_move *mv);
 void ps3vram_emu_fault_reset(struct ps3vram_emu *emu);
 u64 ps3vram_emu_fault_stall_ns(void);
-void ps3vram_emu_do_move(const struct ps3vram_emu_move *mv);
-void ps3vram_emu_land(struct ps3vram_emu *emu);
-bool ps3vram_emu_defer_move(struct ps3vram_emu *emu,
-			    const struct ps3vram_emu_move *mv);
+u64 ps3vram_emu_land(struct ps3vram_emu *emu);
+void ps3vram_emu_queue(struct ps3vram_emu *emu, struct ps3vram_emu_move *mv);
 
 #endif /* _PS3VRAM_DMA_EMU_H */

@@ -21,8 +21,11 @@
  * writable parameter is bounded (see the MODULE_PARM_DESCs): a bad write
  * fails with -EINVAL and keeps the old value.
  *
- * Late copies land lazily: kick, idle, notifier_reset, notifier_done and
- * reset first land whatever is due by the clock.
+ * The queue of fetched work is here too: every copy and NOTIFY the FIFO
+ * interpreter fetches lands at its modelled completion, in FIFO order, and
+ * lands lazily: every backend op first lands whatever is due by the clock
+ * (ps3vram_emu_land()), so nothing needs a second CPU or a timer.  What
+ * lands is counted by destination (debugfs ps3vram_dma/emu/landed).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -116,12 +119,16 @@ static bool ps3vram_emu_nth(struct ps3vram_emu *emu, unsigned int *every)
 	return true;
 }
 
-void ps3vram_emu_do_move(const struct ps3vram_emu_move *mv)
+/* Move the bytes of @mv, as faults allow, and count what reached memory. */
+static void ps3vram_emu_do_move(struct ps3vram_emu *emu,
+				const struct ps3vram_emu_move *mv)
 {
 	/* The middle byte of the whole copy, in whichever line holds it. */
 	u32 mid = mv->line * mv->count / 2;
 	u8 *flip = mv->dst + (u64)(mid / mv->line) * mv->pitch_out +
 		   mid % mv->line;
+	unsigned int item = mv->to_vram ? PS3VRAM_EMU_VRAM_COPIES :
+					  PS3VRAM_EMU_XDR_COPIES;
 	u32 i;
 
 	if (mv->lose)
@@ -131,64 +138,75 @@ void ps3vram_emu_do_move(const struct ps3vram_emu_move *mv)
 		       mv->src + (u64)i * mv->pitch_in, mv->line);
 	if (mv->corrupt)
 		*flip ^= BIT(mv->bit);
+	/* The bytes item follows the copies item of the same destination. */
+	atomic64_inc(&emu->landed[item]);
+	atomic64_add((u64)mv->line * mv->count, &emu->landed[item + 1]);
 }
 
-/* Land the oldest pending move, and the late copy's NOTIFY with it. */
+/* Land the oldest pending entry: its bytes, then its NOTIFY. */
 static void ps3vram_emu_land_one(struct ps3vram_emu *emu)
 {
 	struct ps3vram_emu_move *mv = &emu->pending[0];
 
 	lockdep_assert_held(&emu->late_lock);
 
-	ps3vram_emu_do_move(mv);
-	if (mv->late)
+	if (mv->dst)
+		ps3vram_emu_do_move(emu, mv);
+	if (mv->notify)
 		WRITE_ONCE(emu->deadline[mv->notifier], mv->done_at);
-	emu->nr_pending--;
+	WRITE_ONCE(emu->nr_pending, emu->nr_pending - 1);
 	memmove(mv, mv + 1, emu->nr_pending * sizeof(*mv));
-	if (!emu->nr_pending)
-		WRITE_ONCE(emu->defer, PS3VRAM_EMU_DEFER_NONE);
 }
 
-/* Land every pending move whose time has come; under late_lock. */
+/*
+ * Land every pending entry whose time has come, in order (a hung late
+ * copy, due never, holds up what is behind it); under late_lock.
+ */
 static void ps3vram_emu_land_locked(struct ps3vram_emu *emu, u64 now)
 {
 	lockdep_assert_held(&emu->late_lock);
 
-	while (emu->defer == PS3VRAM_EMU_DEFER_ON &&
-	       emu->pending[0].done_at <= now)
+	while (emu->nr_pending && emu->pending[0].done_at <= now)
 		ps3vram_emu_land_one(emu);
 }
 
-/* The lazy clock of late copies: every op but the CPU copies calls this. */
-void ps3vram_emu_land(struct ps3vram_emu *emu)
+/*
+ * The lazy clock of the copy engine: every op calls this first, so that
+ * whatever has finished by now is in memory before anybody can look.
+ * Returns the time it landed up to, for the caller's own comparisons.
+ */
+u64 ps3vram_emu_land(struct ps3vram_emu *emu)
 {
-	if (READ_ONCE(emu->defer) != PS3VRAM_EMU_DEFER_ON)
-		return;
+	u64 now = ktime_get_ns();
+
+	if (!READ_ONCE(emu->nr_pending))
+		return now;
 	spin_lock(&emu->late_lock);
-	ps3vram_emu_land_locked(emu, ktime_get_ns());
+	ps3vram_emu_land_locked(emu, now);
 	spin_unlock(&emu->late_lock);
+	return now;
 }
 
 /*
- * Queue @mv behind a late copy; false when no late copy is pending and
- * @mv should move now.
+ * Queue @mv, fetched, to land at its done_at, but never before what was
+ * fetched ahead of it.
  */
-bool ps3vram_emu_defer_move(struct ps3vram_emu *emu,
-			    const struct ps3vram_emu_move *mv)
+void ps3vram_emu_queue(struct ps3vram_emu *emu, struct ps3vram_emu_move *mv)
 {
-	bool deferred = false;
+	struct ps3vram_emu_move *tail;
 
 	spin_lock(&emu->late_lock);
 	ps3vram_emu_land_locked(emu, ktime_get_ns());
-	if (emu->defer == PS3VRAM_EMU_DEFER_ON) {
-		/* Full: the oldest lands early, the queue stays non-empty. */
-		if (emu->nr_pending == PS3VRAM_EMU_NR_PENDING)
-			ps3vram_emu_land_one(emu);
-		emu->pending[emu->nr_pending++] = *mv;
-		deferred = true;
+	/* Full: the oldest lands early. */
+	if (emu->nr_pending == PS3VRAM_EMU_NR_PENDING)
+		ps3vram_emu_land_one(emu);
+	if (emu->nr_pending) {
+		tail = &emu->pending[emu->nr_pending - 1];
+		mv->done_at = max(mv->done_at, tail->done_at);
 	}
+	emu->pending[emu->nr_pending] = *mv;
+	WRITE_ONCE(emu->nr_pending, emu->nr_pending + 1);
 	spin_unlock(&emu->late_lock);
-	return deferred;
 }
 
 /* emu_stall_us: how much later every completion comes, in ns. */
@@ -214,17 +232,12 @@ bool ps3vram_emu_fault_copy(struct ps3vram_emu *emu,
 		ps3vram_emu_stop(emu, "injected hang", in, out);
 		return true;
 	}
-	/* One late copy at a time: it keeps the engine busy anyway. */
-	if (READ_ONCE(emu->defer) == PS3VRAM_EMU_DEFER_NONE &&
-	    ps3vram_emu_nth(emu, &emu_late_every)) {
-		mv->late = true;
+	/* It stops the engine: no second one can come before the reset. */
+	if (ps3vram_emu_nth(emu, &emu_late_every)) {
+		mv->notify = true;
 		mv->notifier = sc->notifier;
 		mv->done_at = PS3VRAM_EMU_NEVER;
-		spin_lock(&emu->late_lock);
-		emu->pending[0] = *mv;
-		emu->nr_pending = 1;
-		WRITE_ONCE(emu->defer, PS3VRAM_EMU_DEFER_HUNG);
-		spin_unlock(&emu->late_lock);
+		ps3vram_emu_queue(emu, mv);
 		ps3vram_emu_stop(emu, "injected late copy", in, out);
 		return true;
 	}
@@ -238,30 +251,24 @@ bool ps3vram_emu_fault_copy(struct ps3vram_emu *emu,
 }
 
 /*
- * At an engine reset: the copy the engine hung on was in progress, so it
- * lands later.  What was queued behind a late copy is discarded, the late
- * copy is not.
+ * At an engine reset: what was fetched still lands, each at its time; the
+ * late copy the engine hung on was in progress, so it lands emu_late_us
+ * from now, and whatever is fetched after the reset lands after it.
  */
 void ps3vram_emu_fault_reset(struct ps3vram_emu *emu)
 {
+	struct ps3vram_emu_move *tail;
 	u64 now;
 
 	spin_lock(&emu->late_lock);
 	now = ktime_get_ns();
 	ps3vram_emu_land_locked(emu, now);
-	if (emu->defer == PS3VRAM_EMU_DEFER_HUNG) {
-		emu->pending[0].done_at = now + (u64)READ_ONCE(emu_late_us) *
-						NSEC_PER_USEC;
-		WRITE_ONCE(emu->defer, PS3VRAM_EMU_DEFER_ON);
-	}
-	if (emu->defer == PS3VRAM_EMU_DEFER_ON) {
-		if (emu->pending[0].late) {
-			emu->nr_pending = 1;
-			emu->busy_until = emu->pending[0].done_at;
-		} else {
-			emu->nr_pending = 0;
-			WRITE_ONCE(emu->defer, PS3VRAM_EMU_DEFER_NONE);
-		}
+	/* The engine stopped on the hung copy: it is the last one fetched. */
+	tail = emu->nr_pending ? &emu->pending[emu->nr_pending - 1] : NULL;
+	if (tail && tail->done_at == PS3VRAM_EMU_NEVER) {
+		tail->done_at = now + (u64)READ_ONCE(emu_late_us) *
+				NSEC_PER_USEC;
+		emu->busy_until = max(emu->busy_until, tail->done_at);
 	}
 	spin_unlock(&emu->late_lock);
 }

@@ -2,13 +2,25 @@
 /*
  * ps3vram_dma emu: the software RSX's FIFO interpreter and backend ops
  *
- * A kick decodes the words from GET to PUT at once: methods update the
- * state of the subchannel, a BUFFER_NOTIFY executes the copy, a NOTIFY + NOP
- * pair arms the notifier.  Completion is a model of device time: the engine
- * is busy for emu_setup_ns plus bytes / emu_bandwidth_mbs per copy, copies
- * queue behind each other, and a notifier reads "done" only once the model
- * says the copy has finished.  So the polling code waits as on hardware,
- * and nothing needs a second CPU or a timer.
+ * A kick fetches the words from GET to PUT at once: methods update the
+ * state of the subchannel, a BUFFER_NOTIFY starts a copy, a NOTIFY + NOP
+ * pair asks for the notifier.  Completion is a model of device time: the
+ * engine is busy for emu_setup_ns plus bytes / emu_bandwidth_mbs per copy,
+ * copies queue behind each other, and a copy's bytes land, and a notifier
+ * reads "done", only once the model says the copy has finished (the queue
+ * of emu_fault.c).  So the polling code waits as on hardware, and nothing
+ * needs a second CPU or a timer.
+ *
+ * The defaults are a PS3's, as far as it is known:
+ *  - idle() means what GET == PUT means on the RSX: everything is fetched;
+ *    copies may still be executing, and their bytes land later.
+ *  - One notifier (the backend's default, as rsx_ps3.c's):
+ *    ps3vram_dma.nr_notifiers=8 runs every one the engine can use.
+ *  - The FIFO reader does not stop for a reset (emu_reset_race): a reset
+ *    writes PUT, then GET, as rsx_ps3.c does, and between the two writes
+ *    the reader sees GET != PUT and fetches from the old GET on, whatever
+ *    the words there are now, until it reaches the new PUT or stops on an
+ *    error.  What it fetches executes like anything else.
  *
  * Whatever the RSX would refuse (unknown method or object, a copy outside
  * VRAM or outside the staging part of the XDR buffer, a jump outside the
@@ -68,6 +80,23 @@ module_param_cb(emu_bandwidth_mbs, &ps3vram_emu_bandwidth_ops,
 		&emu_bandwidth_mbs, 0644);
 MODULE_PARM_DESC(emu_bandwidth_mbs, "Modelled copy bandwidth in MB/s, 1-1000000 (default 5120)");
 
+static int ps3vram_emu_set_switch(const char *val,
+				  const struct kernel_param *kp)
+{
+	return ps3vram_dma_param_set_range(val, kp, 0, 1);
+}
+
+static const struct kernel_param_ops ps3vram_emu_switch_ops = {
+	.set = ps3vram_emu_set_switch,
+	.get = param_get_uint,
+};
+
+/* The race of a reset with the running FIFO reader; see the top. */
+static unsigned int emu_reset_race = 1;
+module_param_cb(emu_reset_race, &ps3vram_emu_switch_ops, &emu_reset_race,
+		0644);
+MODULE_PARM_DESC(emu_reset_race, "Let the FIFO reader fetch between the PUT and GET writes of a reset, as a running RSX would: 0 or 1 (default 1)");
+
 void ps3vram_emu_stop(struct ps3vram_emu *emu, const char *why, u32 a, u32 b)
 {
 	if (emu->error)
@@ -124,6 +153,7 @@ static void ps3vram_emu_copy(struct ps3vram_emu *emu,
 	mv.dst = ps3vram_emu_addr(emu, sc->dma_out, out, span_out);
 	if (!mv.src || !mv.dst)
 		return ps3vram_emu_stop(emu, "copy out of range", in, out);
+	mv.to_vram = sc->dma_out == PS3VRAM_DMA_OBJ_VRAM;
 	mv.pitch_in = pitch_in;
 	mv.pitch_out = pitch_out;
 	mv.line = line;
@@ -136,15 +166,17 @@ static void ps3vram_emu_copy(struct ps3vram_emu *emu,
 	start = max(now, emu->busy_until);
 	emu->busy_until = start + ps3vram_emu_cost((u64)line * count);
 	mv.done_at = emu->busy_until;
-	if (!ps3vram_emu_defer_move(emu, &mv))
-		ps3vram_emu_do_move(&mv);
+	ps3vram_emu_queue(emu, &mv);
 }
 
 /* NOP after NOTIFY: the notifier is written when the engine gets there. */
 static void ps3vram_emu_notify(struct ps3vram_emu *emu,
 			       struct ps3vram_emu_subch *sc)
 {
-	u64 when = max(emu->busy_until, ktime_get_ns());
+	struct ps3vram_emu_move mv = {
+		.notify = true,
+		.notifier = sc->notifier,
+	};
 
 	sc->notify = false;
 	/* A notify after no copy (a fence) is never dropped. */
@@ -152,8 +184,9 @@ static void ps3vram_emu_notify(struct ps3vram_emu *emu,
 		emu->drop = false;
 		return;
 	}
-	when += ps3vram_emu_fault_stall_ns();
-	WRITE_ONCE(emu->deadline[sc->notifier], when);
+	mv.done_at = max(emu->busy_until, ktime_get_ns()) +
+		     ps3vram_emu_fault_stall_ns();
+	ps3vram_emu_queue(emu, &mv);
 }
 
 static void ps3vram_emu_method(struct ps3vram_emu *emu, u32 subch, u32 method,
@@ -212,15 +245,18 @@ static u32 ps3vram_emu_fetch(struct ps3vram_emu *emu)
 	u32 word = ((u32 *)emu->hw.xdr)[emu->get / sizeof(u32)];
 
 	emu->get += sizeof(u32);
+	emu->fetched++;
 	return word;
 }
 
-/* Execute the FIFO from GET to PUT. */
-static void ps3vram_emu_run(struct ps3vram_emu *emu)
+/* Execute the FIFO from GET to PUT, @max_words at most. */
+static void ps3vram_emu_run(struct ps3vram_emu *emu, u64 max_words)
 {
 	u32 word, count, subch, method, target;
+	u64 start = emu->fetched;
 
-	while (!emu->error && emu->get != emu->put) {
+	while (!emu->error && emu->get != emu->put &&
+	       emu->fetched - start < max_words) {
 		if (emu->get >= PS3VRAM_FIFO_SIZE)
 			return ps3vram_emu_stop(emu, "GET ran off the FIFO",
 						emu->get, emu->put);
@@ -257,17 +293,16 @@ static void ps3vram_emu_kick(struct ps3vram_dma_hw *hw, u32 put)
 
 	ps3vram_emu_land(emu);
 	emu->put = put;
-	ps3vram_emu_run(emu);
+	ps3vram_emu_run(emu, U64_MAX);
 }
 
-/* Everything fetched, and no copy still to land. */
+/* GET == PUT: everything is fetched; copies may still be executing. */
 static bool ps3vram_emu_idle(struct ps3vram_dma_hw *hw)
 {
 	struct ps3vram_emu *emu = to_emu(hw);
 
 	ps3vram_emu_land(emu);
-	return READ_ONCE(emu->get) == READ_ONCE(emu->put) &&
-	       READ_ONCE(emu->defer) == PS3VRAM_EMU_DEFER_NONE;
+	return READ_ONCE(emu->get) == READ_ONCE(emu->put);
 }
 
 static void ps3vram_emu_notifier_clear(struct ps3vram_emu *emu,
@@ -277,7 +312,7 @@ static void ps3vram_emu_notifier_clear(struct ps3vram_emu *emu,
 	atomic_set(&emu->observed[n], 0);
 }
 
-/* A late NOTIFY due before the reset is overwritten by it, not after. */
+/* A NOTIFY that landed before the reset is overwritten by it, not after. */
 static void ps3vram_emu_notifier_reset(struct ps3vram_dma_hw *hw,
 				       unsigned int n)
 {
@@ -293,16 +328,29 @@ static bool ps3vram_emu_notifier_done(struct ps3vram_dma_hw *hw,
 	struct ps3vram_emu *emu = to_emu(hw);
 	u64 deadline, now;
 
-	ps3vram_emu_land(emu);
+	/* What finished by @now has landed, its bytes before its NOTIFY. */
+	now = ps3vram_emu_land(emu);
 	deadline = READ_ONCE(emu->deadline[n]);
-	if (deadline == PS3VRAM_EMU_NEVER)
-		return false;
-	now = ktime_get_ns();
-	if (now < deadline)
+	if (deadline == PS3VRAM_EMU_NEVER || now < deadline)
 		return false;
 	if (!atomic_xchg(&emu->observed[n], 1))
 		ps3vram_hist_add(&emu->overshoot, now - deadline);
 	return true;
+}
+
+/*
+ * What a real FIFO reader does between the two register writes of a
+ * reset: PUT has moved to the FIFO start, GET has not moved yet, so it
+ * fetches from the old GET on, up to the new PUT.  Nothing bounds it but
+ * an error, or a jump that brings it to PUT: one lap of the FIFO at most.
+ */
+static void ps3vram_emu_reset_race(struct ps3vram_emu *emu)
+{
+	u64 fetched = emu->fetched;
+
+	emu->put = 0;
+	ps3vram_emu_run(emu, PS3VRAM_FIFO_SIZE / sizeof(u32));
+	atomic64_add(emu->fetched - fetched, &emu->raced);
 }
 
 static int ps3vram_emu_reset(struct ps3vram_dma_hw *hw)
@@ -310,15 +358,19 @@ static int ps3vram_emu_reset(struct ps3vram_dma_hw *hw)
 	struct ps3vram_emu *emu = to_emu(hw);
 	unsigned int n;
 
+	ps3vram_emu_land(emu);
+	/* A reader stopped on an error fetches nothing. */
+	if (!emu->error && READ_ONCE(emu_reset_race))
+		ps3vram_emu_reset_race(emu);
 	if (emu->error)
 		dev_info(hw->dev, "reset after: %s\n", emu->error);
 	emu->error = NULL;
 	emu->get = 0;
 	emu->put = 0;
-	emu->busy_until = 0;
 	emu->drop = false;
 	memset(emu->subch, 0, sizeof(emu->subch));
 
+	/* What was fetched, before the reset or during it, still lands. */
 	ps3vram_emu_fault_reset(emu);
 
 	for (n = 0; n < PS3VRAM_EMU_NR_NOTIFIERS; n++)
@@ -326,9 +378,11 @@ static int ps3vram_emu_reset(struct ps3vram_dma_hw *hw)
 	return 0;
 }
 
+/* The CPU sees what has landed by now. */
 static int ps3vram_emu_vram_read(struct ps3vram_dma_hw *hw, void *dst,
 				 u64 off, unsigned int len)
 {
+	ps3vram_emu_land(to_emu(hw));
 	memcpy(dst, to_emu(hw)->vram + off, len);
 	return 0;
 }
@@ -336,6 +390,7 @@ static int ps3vram_emu_vram_read(struct ps3vram_dma_hw *hw, void *dst,
 static int ps3vram_emu_vram_write(struct ps3vram_dma_hw *hw, u64 off,
 				  const void *src, unsigned int len)
 {
+	ps3vram_emu_land(to_emu(hw));
 	memcpy(to_emu(hw)->vram + off, src, len);
 	return 0;
 }

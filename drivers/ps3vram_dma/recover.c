@@ -7,7 +7,9 @@
  * ps3vram_dma_reset(), the heal work of a broken engine, and the engine's
  * removal.
  *
- *  - Reset: the backend stops the GPU and rewinds GET/PUT, the ring is
+ *  - Reset: the ring is sealed with a jump to its start (the FIFO reader
+ *    keeps running while the backend rewrites PUT and GET: see
+ *    ps3vram_dma_seal()), the backend rewinds PUT and GET, the ring is
  *    re-bound, and then fenced: a NOTIFY with no copy is queued and waited
  *    for (same policy, up to timeout_ms but never more than
  *    PS3VRAM_DMA_FENCE_MAX_MS: a reset holds fifo_lock throughout, which
@@ -29,8 +31,10 @@
  *    notifiers (nor can any, while the engine is broken).  The next reset
  *    whose fence completes proves the GPU idle: every copy it had started
  *    has landed.  That reset releases the quarantine (parked slots become
- *    free); its fence counts the quarantined notifiers among those that
- *    may still receive a late NOTIFY.
+ *    free).  Until then the core counts, per notifier, the NOTIFYs the GPU
+ *    may still write late (of failed copies and of fences given up), and
+ *    each fence waits out those of the notifier it names (see
+ *    ps3vram_dma_fence()).
  *  - Healing: a broken engine retries from a delayed work item, one reset
  *    and one fence at a time, PS3VRAM_DMA_HEAL_MIN_MS after it broke, then
  *    at doubling intervals up to PS3VRAM_DMA_HEAL_MAX_MS, until a fence
@@ -61,6 +65,7 @@
 #include <linux/mutex.h>
 #include <linux/ps3vram_dma.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
@@ -85,44 +90,99 @@ static bool ps3vram_dma_poll_fence(struct ps3vram_dma *dma, void *arg)
 }
 
 /*
- * After a reset: re-bind, then queue a NOTIFY with no copy and wait for it.
- * The GPU executes in order, so when it is written every copy started
- * before the reset has landed.  @failed are the notifiers of the copies
- * that were in flight: each may still receive one late NOTIFY.  The fence
- * takes a notifier that is not among them; when there is none, it takes
- * the top one twice, as the first "done" seen there may be the late NOTIFY
- * of the failed copy and not the fence (which is queued behind it).
- * Then every notifier is set idle.  Returns 0 or -ETIMEDOUT.
+ * Before a reset: a notifier with NOTIFYs outstanding that reads done has
+ * received one of them (at least): one fewer to wait for.  Looked at
+ * before the backend's reset, which sets every notifier idle again.
  */
-static int ps3vram_dma_fence(struct ps3vram_dma *dma, unsigned long failed)
+static void ps3vram_dma_harvest(struct ps3vram_dma *dma)
 {
 	const struct ps3vram_dma_hw_ops *ops = dma->hw->ops;
-	unsigned int n, rounds = 1, max_ms;
+	unsigned int n;
+
+	lockdep_assert_held(&dma->fifo_lock);
+
+	for (n = 0; n < PS3VRAM_NR_NOTIFIERS; n++) {
+		if (!dma->notifier_late[n] || !ops->notifier_done(dma->hw, n))
+			continue;
+		dma->notifier_late[n]--;
+		ops->notifier_reset(dma->hw, n);
+	}
+}
+
+/*
+ * After a reset: re-bind, then queue a NOTIFY with no copy and wait for it.
+ * The GPU executes in order, so when it is written every copy started
+ * before the reset has landed.  But the notifier it names may still
+ * receive NOTIFYs queued before the reset: of the copies that were in
+ * flight, and of earlier fences that were given up (a GPU that stalls
+ * longer than a few timeouts writes them all, late, one after another).
+ * dma->notifier_late counts them; the fence takes the notifier with the
+ * fewest, any of the eight (they all exist; copies use only the top
+ * nr_notifiers), and with k outstanding it goes k + 1 rounds: reset the
+ * notifier, queue a NOTIFY, wait until it reads done.  Each round sees a
+ * NOTIFY land after its own reset, so later in the GPU's order than the
+ * one the round before saw: after k + 1 rounds, at least the first of the
+ * fence's own.  A fence that completes proves nothing is outstanding;
+ * then every notifier is set idle.  One given up leaves its notifier with
+ * at most k + 1 outstanding (k + r queued, r - 1 seen).
+ * Returns 0 or -ETIMEDOUT.
+ */
+static int ps3vram_dma_fence(struct ps3vram_dma *dma)
+{
+	const struct ps3vram_dma_hw_ops *ops = dma->hw->ops;
+	unsigned int i, n, rounds, max_ms;
 
 	lockdep_assert_held(&dma->fifo_lock);
 
 	n = PS3VRAM_NR_NOTIFIERS - 1;
-	while (n > dma->first_notifier && test_bit(n, &failed))
-		n--;
-	if (test_bit(n, &failed)) {
-		n = PS3VRAM_NR_NOTIFIERS - 1;
-		rounds = 2;
-	}
+	for (i = PS3VRAM_NR_NOTIFIERS - 1; i-- > 0; )
+		if (dma->notifier_late[i] < dma->notifier_late[n])
+			n = i;
+	rounds = dma->notifier_late[n] + 1;
 
-	/* Both rounds together wait at most PS3VRAM_DMA_FENCE_MAX_MS. */
-	max_ms = PS3VRAM_DMA_FENCE_MAX_MS / rounds;
+	/* All rounds together wait at most PS3VRAM_DMA_FENCE_MAX_MS. */
+	max_ms = max(PS3VRAM_DMA_FENCE_MAX_MS / rounds, 1U);
 	ps3vram_ring_init(&dma->ring, dma->ring.base, PS3VRAM_FIFO_SIZE);
 	ps3vram_ring_bind(&dma->ring);
 	while (rounds--) {
 		ops->notifier_reset(dma->hw, n);
 		ps3vram_ring_notify(&dma->ring, n);
 		ops->kick(dma->hw, ps3vram_ring_put(&dma->ring));
-		if (ps3vram_dma_poll(dma, ps3vram_dma_poll_fence, &n, max_ms))
+		if (ps3vram_dma_poll(dma, ps3vram_dma_poll_fence, &n, max_ms)) {
+			dma->notifier_late[n]++;
 			return -ETIMEDOUT;
+		}
 	}
-	for (n = dma->first_notifier; n < PS3VRAM_NR_NOTIFIERS; n++)
+	memset(dma->notifier_late, 0, sizeof(dma->notifier_late));
+	for (n = 0; n < PS3VRAM_NR_NOTIFIERS; n++)
 		ops->notifier_reset(dma->hw, n);
 	return 0;
+}
+
+/*
+ * Before the backend's reset: end what has been written to the FIFO with
+ * a jump to its start.  The reset cannot stop the RSX's FIFO reader; it
+ * only rewrites PUT and then GET (rsx_ps3.c).  Between those two writes a
+ * running reader sees GET != PUT and fetches on from the old GET: through
+ * what is left of the commands written since the last rewind (they were
+ * in flight anyway, and the fence waits for them), and then beyond the
+ * last of them, into words of an earlier lap of the ring: stale copies,
+ * which would execute again, after the reset, into VRAM and staging slots
+ * that have new owners by then.  The jump, written where the next command
+ * would go, is the first word past the live ones, so the reader goes from
+ * there to the FIFO start, which is the new PUT, and stops.  The old GET
+ * is never past that word: the ring only moves past a jump by rewinding
+ * after GET == PUT (xfer.c).  GET must be written last: with GET moved
+ * first, the reader would run from the FIFO start to the old PUT, every
+ * live command of this lap again, and no word the CPU can write prevents
+ * that.  After the reset the fence starts the ring afresh at the start.
+ */
+static void ps3vram_dma_seal(struct ps3vram_dma *dma)
+{
+	lockdep_assert_held(&dma->fifo_lock);
+
+	/* A copy always leaves room for the jump (ps3vram_ring_copy()). */
+	ps3vram_ring_rewind(&dma->ring);
 }
 
 /*
@@ -217,7 +277,7 @@ static int ps3vram_dma_reset_tries(struct ps3vram_dma *dma, int status,
 				   unsigned int max_tries)
 {
 	struct ps3vram_dma_xfer *xfer;
-	unsigned long busy, failed;
+	unsigned long busy;
 	unsigned int n, tries;
 	bool freed = false;
 	int ret, err;
@@ -229,12 +289,15 @@ static int ps3vram_dma_reset_tries(struct ps3vram_dma *dma, int status,
 	busy = dma->notifier_busy;
 	for_each_set_bit(n, &busy, PS3VRAM_NR_NOTIFIERS)
 		WRITE_ONCE(dma->inflight[n]->state, PS3VRAM_XFER_FENCING);
-	/* A late NOTIFY may come on these, and on quarantined ones. */
-	failed = busy | dma->notifier_quarantine;
 	spin_unlock(&dma->lock);
+	/* Their NOTIFYs may come late (quarantined ones are counted already). */
+	for_each_set_bit(n, &busy, PS3VRAM_NR_NOTIFIERS)
+		dma->notifier_late[n]++;
 
 	for (tries = 1; ; tries++) {
 		atomic64_inc(&dma->stat[PS3VRAM_DMA_RESETS]);
+		ps3vram_dma_harvest(dma);
+		ps3vram_dma_seal(dma);
 		ret = dma->hw->ops->reset(dma->hw);
 		if (ret) {
 			if (!dma->broken)
@@ -242,7 +305,7 @@ static int ps3vram_dma_reset_tries(struct ps3vram_dma *dma, int status,
 					ret);
 			break;
 		}
-		ret = ps3vram_dma_fence(dma, failed);
+		ret = ps3vram_dma_fence(dma);
 		if (!ret)
 			break;
 		if (tries == max_tries) {

@@ -29,7 +29,8 @@
  * ps3vram's protocol, known to work on hardware.  New here and never run on
  * a PS3: several copies in flight on notifiers 0-6 as well as 7 (so the
  * default is 1 notifier, 7 only, as ps3vram; ps3vram_dma.nr_notifiers=8
- * tries all), the reset procedure, the CPU mapping of VRAM, and shutdown
+ * tries all), the fences after a failure, which name notifiers 0-6 even
+ * then (recover.c), the reset procedure, the CPU mapping of VRAM, and shutdown
  * while clients are live (see docs/ps3-hardware.md).
  *
  * Locking: the core calls kick and reset with its fifo_lock held; both take
@@ -195,10 +196,18 @@ static bool ps3vram_rsx_notifier_done(struct ps3vram_dma_hw *hw,
  * Point GET and PUT at the start of the FIFO, as ps3vram does once at
  * probe, and set every notifier to idle; the core then re-binds the
  * objects and kicks.  This is all the lv1 interface we use offers.  It
- * stops further fetching, but it cannot stop a copy the GPU has already
- * started, nor clear an error state of the RSX's puller or of the copy
- * engine: recovering a really hung GPU would need something more, perhaps
- * freeing and reallocating the context, which nobody has tried.  None of
+ * cannot stop a copy the GPU has already started or fetched, nor clear an
+ * error state of the RSX's puller or of the copy engine: recovering a
+ * really hung GPU would need something more, perhaps freeing and
+ * reallocating the context, which nobody has tried.
+ *
+ * Nor does it stop the FIFO reader: PUT is written first, then GET, and
+ * a reader that runs sees GET != PUT in between and fetches on from the
+ * old GET.  The core has sealed the ring with a jump to its start where
+ * the next command would go (ps3vram_dma_seal() in recover.c), so the
+ * reader reaches the new PUT through that jump and executes no stale word
+ * of an earlier lap.  The order matters: GET first would let it run from
+ * the FIFO start to the old PUT, every command of this lap again.  None of
  * this has run on a PS3 yet.
  */
 static int ps3vram_rsx_reset(struct ps3vram_dma_hw *hw)
@@ -217,6 +226,7 @@ static int ps3vram_rsx_reset(struct ps3vram_dma_hw *hw)
 	if (put != get)
 		dev_info(hw->dev, "reset: PUT %#x GET %#x TOP %#x\n", put, get,
 			 ioread32be(rsx->ctrl + PS3VRAM_RSX_CTRL_TOP));
+	/* PUT, then GET: see above.  The sync orders the seal before PUT. */
 	iowrite32be(PS3VRAM_XDR_IOIF, rsx->ctrl + PS3VRAM_RSX_CTRL_PUT);
 	iowrite32be(PS3VRAM_XDR_IOIF, rsx->ctrl + PS3VRAM_RSX_CTRL_GET);
 	for (n = 0; n < PS3VRAM_NR_NOTIFIERS; n++)

@@ -554,7 +554,13 @@ int ps3vram_dma_cpu_read(struct ps3vram_dma_client *client, void *dst,
 	mutex_lock(&dma->fifo_lock);
 	ret = -ENODEV;
 	if (!dma->removed) {
-		/* Let the engine finish writes that may target this range. */
+		/*
+		 * Let the engine fetch what is queued.  Idle means only that
+		 * (GET == PUT on a PS3): a copy may still be executing, but
+		 * none of this client's (it waited for its copies) and none
+		 * of another's into its claim; a copy a reset gave up is
+		 * fenced or its slot quarantined (recover.c).
+		 */
 		ps3vram_dma_poll(dma, ps3vram_dma_poll_idle, NULL,
 				 PS3VRAM_DMA_TIMEOUT_MS_MAX);
 		ret = dma->hw->ops->vram_read(dma->hw, dst,

@@ -76,6 +76,7 @@ static inline void dma_params_default(void)
 	emu_late_us = 1000;
 	emu_corrupt_every = 0;
 	emu_lose_every = 0;
+	emu_reset_race = 1;
 }
 
 static inline void dma_env_stop(void *unused)
@@ -96,19 +97,31 @@ static inline void dma_env_stop(void *unused)
 	env.dma = NULL;
 }
 
-/* Load the module with @vram_mb MiB of emulated VRAM. */
-static inline void dma_env_start(unsigned int vram_mb)
+/*
+ * Load the module with @vram_mb MiB of emulated VRAM and
+ * ps3vram_dma.nr_notifiers=@nr_notifiers (0: the backend's default, one
+ * notifier, as on a PS3).
+ */
+static inline void dma_env_start_notifiers(unsigned int vram_mb,
+					   unsigned int nr_notifiers)
 {
 	int ret;
 
 	dma_params_default();
 	emu_vram_mb = vram_mb;
+	ps3vram_dma_nr_notifiers = nr_notifiers;
 	ret = ps3vram_dma_init();
 	ASSERT_EQ(ret, 0);
 	env.emu = ps3vram_emu_vmalloc;
 	env.dma = ps3vram_dma_engine;
 	unit_on_cleanup(dma_env_stop, NULL);
 	ASSERT_TRUE(env.emu && env.dma);
+}
+
+/* Load the module with @vram_mb MiB of emulated VRAM, and no argument else. */
+static inline void dma_env_start(unsigned int vram_mb)
+{
+	dma_env_start_notifiers(vram_mb, 0);
 }
 
 static inline u64 dma_stat(enum ps3vram_dma_stat_item item)

@@ -3,7 +3,10 @@
  * emu.c: the software RSX refuses what the hardware would (an unknown
  * method, a copy outside VRAM or into the FIFO, a jump out of the FIFO):
  * it stops with a message, the next wait times out, the engine resets and
- * copies work again.  Also the ivshmem PCI binding, which is explicit
+ * copies work again.  A PS3's defaults (issue 24, item 7): one
+ * notifier, idle() meaning fetched with the bytes landing at the modelled
+ * completion (and counted, debugfs emu/landed), and a reset that races the
+ * running FIFO reader.  Also the ivshmem PCI binding, which is explicit
  * (emu_pci).
  */
 #include "dma_fixture.h"
@@ -224,6 +227,137 @@ UNIT_TEST(emu_test_cpu_access_works_with_the_engine_stopped)
 	EXPECT_EQ(ps3vram_dma_cpu_read(fx.client, out, (1 << 20) - 16, 32),
 		  -EINVAL);
 	EXPECT_EQ(ps3vram_dma_cpu_write(fx.client, 0, in, 0), -EINVAL);
+}
+
+/* ---- a PS3's defaults ---- */
+
+static void emu_race_on(void *unused)
+{
+	emu_reset_race = 1;
+}
+
+/* One raw upload of @len bytes from the slot to @off, kicked, not waited. */
+static void emu_raw_upload(u64 off, unsigned int len, unsigned int notifier)
+{
+	mutex_lock(&env.dma->fifo_lock);
+	env.emu->hw.ops->notifier_reset(&env.emu->hw, notifier);
+	ps3vram_ring_copy(&env.dma->ring, true,
+			  PS3VRAM_FIFO_SIZE + fx.slot->index * PAGE_SIZE, off,
+			  len, notifier);
+	ps3vram_dma_kick(env.dma);
+	mutex_unlock(&env.dma->fifo_lock);
+}
+
+static u64 emu_landed(enum ps3vram_emu_landed_item item)
+{
+	return atomic64_read(&env.emu->landed[item]);
+}
+
+UNIT_TEST(emu_test_runs_one_notifier_by_default)
+{
+	emu_start();
+	EXPECT_EQ(env.emu->hw.nr_notifiers, 1);
+	EXPECT_EQ(env.dma->nr_notifiers, 1);
+	EXPECT_EQ(env.dma->first_notifier, PS3VRAM_NR_NOTIFIERS - 1);
+}
+
+/*
+ * Idle is GET == PUT: fetched.  The bytes land when the modelled copy
+ * finishes, seen by whichever op looks first; the notifier not before.
+ */
+UNIT_TEST(emu_test_idle_means_fetched_and_bytes_land_at_completion)
+{
+	u64 vram_copies, vram_bytes, xdr_copies;
+	struct ps3vram_dma_hw *hw;
+	char line[128];
+
+	emu_start();
+	hw = &env.emu->hw;
+	vram_copies = emu_landed(PS3VRAM_EMU_VRAM_COPIES);
+	vram_bytes = emu_landed(PS3VRAM_EMU_VRAM_BYTES);
+	xdr_copies = emu_landed(PS3VRAM_EMU_XDR_COPIES);
+	memset(fx.slot->buf, 0x6d, 256);
+	emu_raw_upload(fx.client->start, 256, 7);
+	EXPECT_TRUE(hw->ops->idle(hw));
+	EXPECT_FALSE(hw->ops->notifier_done(hw, 7));
+	EXPECT_NE(*dma_vram(fx.client, 0), 0x6d);
+	EXPECT_EQ(emu_landed(PS3VRAM_EMU_VRAM_COPIES), vram_copies);
+
+	dma_settle();
+	EXPECT_NE(*dma_vram(fx.client, 0), 0x6d);	/* nobody looked yet */
+	EXPECT_TRUE(hw->ops->notifier_done(hw, 7));
+	EXPECT_EQ(*dma_vram(fx.client, 0), 0x6d);
+	EXPECT_EQ(*dma_vram(fx.client, 255), 0x6d);
+	EXPECT_EQ(emu_landed(PS3VRAM_EMU_VRAM_COPIES), vram_copies + 1);
+	EXPECT_EQ(emu_landed(PS3VRAM_EMU_VRAM_BYTES), vram_bytes + 256);
+	EXPECT_EQ(emu_landed(PS3VRAM_EMU_XDR_COPIES), xdr_copies);
+
+	/* A download counts on the XDR side; debugfs shows all four. */
+	EXPECT_EQ(ps3vram_dma_download(fx.client, fx.slot, 0, 0, 128), 0);
+	EXPECT_EQ(emu_landed(PS3VRAM_EMU_XDR_COPIES), xdr_copies + 1);
+	snprintf(line, sizeof(line), "%llu %llu %llu %llu\n",
+		 emu_landed(PS3VRAM_EMU_VRAM_COPIES),
+		 emu_landed(PS3VRAM_EMU_VRAM_BYTES),
+		 emu_landed(PS3VRAM_EMU_XDR_COPIES),
+		 emu_landed(PS3VRAM_EMU_XDR_BYTES));
+	EXPECT_STREQ(unit_debugfs_read("ps3vram_dma/emu/landed"), line);
+}
+
+/*
+ * The reset races the FIFO reader (emu_reset_race): between its PUT and
+ * GET writes, the reader runs on from the old GET.  The core's own resets
+ * seal the ring first (recover_test.c); this is the bare backend op after
+ * a core reset and one copy, with copies 2 and 3 of an earlier lap still
+ * in the FIFO beyond the write position: they run again, with whatever
+ * the slot holds now.  With emu_reset_race=0 the reader stops at once.
+ */
+static void emu_race_setup(void)
+{
+	unsigned int i;
+
+	emu_start();
+	ASSERT_EQ(ps3vram_dma_reset(fx.client), 0);
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(emu_upload(0x10 + i, i * 64, 64), 0);
+	ASSERT_EQ(ps3vram_dma_reset(fx.client), 0);
+	ASSERT_EQ(emu_upload(0x99, 4096, 64), 0);
+}
+
+static void emu_bare_reset(void)
+{
+	mutex_lock(&env.dma->fifo_lock);
+	EXPECT_EQ(env.emu->hw.ops->reset(&env.emu->hw), 0);
+	mutex_unlock(&env.dma->fifo_lock);
+	dma_settle();
+	/* A CPU read lands what is due, as any op does. */
+	ps3vram_emu_land(env.emu);
+}
+
+UNIT_TEST(emu_test_reset_race_reruns_stale_fifo_words)
+{
+	u64 raced;
+
+	emu_race_setup();
+	raced = atomic64_read(&env.emu->raced);
+	emu_bare_reset();
+	EXPECT_GT(atomic64_read(&env.emu->raced), raced);
+	EXPECT_EQ(*dma_vram(fx.client, 0), 0x10);
+	EXPECT_EQ(*dma_vram(fx.client, 64), 0x99);
+	EXPECT_EQ(*dma_vram(fx.client, 128), 0x99);
+}
+
+UNIT_TEST(emu_test_reset_race_0_fetches_nothing_at_a_reset)
+{
+	u64 raced;
+
+	emu_race_setup();
+	emu_reset_race = 0;
+	unit_on_cleanup(emu_race_on, NULL);
+	raced = atomic64_read(&env.emu->raced);
+	emu_bare_reset();
+	EXPECT_EQ(atomic64_read(&env.emu->raced), raced);
+	EXPECT_EQ(*dma_vram(fx.client, 64), 0x11);
+	EXPECT_EQ(*dma_vram(fx.client, 128), 0x12);
 }
 
 /* ---- the ivshmem PCI device ---- */

@@ -7,7 +7,9 @@
  * doubling intervals up to a few seconds, so that it heals as soon as the
  * GPU answers again, without any client calling ps3vram_dma_reset().
  * The test plays the kernel's worker with unit_work_run_due().  Also here:
- * the time a reset may hold fifo_lock is bounded (defect 6).
+ * the time a reset may hold fifo_lock is bounded (defect 6), and a reset
+ * that races the running FIFO reader executes no stale FIFO word again
+ * (issue 24, item 7).
  */
 #include "dma_fixture.h"
 
@@ -251,4 +253,102 @@ UNIT_TEST(recover_test_a_reset_holds_the_fifo_lock_for_seconds_not_minutes)
 		  ((u64)PS3VRAM_DMA_HEAL_MIN_MS + PS3VRAM_DMA_FENCE_MAX_MS + 1) *
 		  NSEC_PER_MSEC);
 	EXPECT_TRUE(env.dma->broken);
+}
+
+/*
+ * Issue 24, item 7.  A reset rewrites PUT and then GET while the RSX's
+ * FIFO reader runs (the emulator's emu_reset_race, on by default): in
+ * between, the reader fetches on from the old GET.  Every reset starts
+ * the ring afresh with the same bind and fence, so after one reset and
+ * @RT_RACE_COPIES copies, and a second reset and two copies, the words
+ * past the CPU's write position are copies 2.. of the first run: stale
+ * uploads from the slot, which now holds other bytes, into VRAM that
+ * copies 2.. had filled.  None of them may run again at the third reset.
+ */
+#define RT_RACE_COPIES	10
+#define RT_RACE_LEN	64
+
+static u8 rt_race_fill(unsigned int i)
+{
+	return 0x20 + i;
+}
+
+UNIT_TEST(recover_test_reset_racing_the_fifo_reader_reruns_no_stale_copy)
+{
+	u64 landed, raced;
+	unsigned int i;
+
+	rt_start();
+	ASSERT_EQ(ps3vram_dma_reset(rc), 0);
+	for (i = 0; i < RT_RACE_COPIES; i++) {
+		memset(rs->buf, rt_race_fill(i), RT_RACE_LEN);
+		ASSERT_EQ(ps3vram_dma_upload(rc, rs, 0, i * RT_RACE_LEN,
+					     RT_RACE_LEN), 0);
+	}
+	ASSERT_EQ(ps3vram_dma_reset(rc), 0);
+	/* Two copies elsewhere: the ring's write position is at copy 2's. */
+	for (i = 0; i < 2; i++) {
+		memset(rs->buf, 0xe0 + i, RT_RACE_LEN);
+		ASSERT_EQ(ps3vram_dma_upload(rc, rs, 0, PAGE_SIZE +
+					     i * RT_RACE_LEN, RT_RACE_LEN), 0);
+	}
+	landed = atomic64_read(&env.emu->landed[PS3VRAM_EMU_VRAM_COPIES]);
+	raced = atomic64_read(&env.emu->raced);
+
+	ASSERT_EQ(ps3vram_dma_reset(rc), 0);
+	dma_settle();
+
+	/* The reader fetched the seal, a jump to PUT, and nothing else... */
+	EXPECT_EQ(atomic64_read(&env.emu->raced), raced + 1);
+	/* ... so the copy engine wrote nothing into VRAM... */
+	EXPECT_EQ(atomic64_read(&env.emu->landed[PS3VRAM_EMU_VRAM_COPIES]),
+		  landed);
+	/* ... and every copy's bytes are still there, read back by DMA. */
+	for (i = 0; i < RT_RACE_COPIES; i++) {
+		ASSERT_EQ(ps3vram_dma_download(rc, rs, 0, i * RT_RACE_LEN,
+					       RT_RACE_LEN), 0);
+		if (((u8 *)rs->buf)[0] != rt_race_fill(i) ||
+		    ((u8 *)rs->buf)[RT_RACE_LEN - 1] != rt_race_fill(i))
+			unit_fail("copy %u: VRAM holds %#x, not %#x", i,
+				  ((u8 *)rs->buf)[0], rt_race_fill(i));
+	}
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(ps3vram_dma_download(rc, rs, 0, PAGE_SIZE +
+					       i * RT_RACE_LEN, RT_RACE_LEN), 0);
+		EXPECT_EQ(((u8 *)rs->buf)[0], 0xe0 + i);
+	}
+	EXPECT_FALSE(unit_log_contains("RSX error"));
+}
+
+/*
+ * The stall outlasts the break: every fence given up by the resets so far
+ * still has its NOTIFY queued in the GPU, and they land while the heal's
+ * own fence waits, one by one, on the notifier they name.  None of them
+ * may pass for the heal's fence: while the GPU stalls, the engine stays
+ * broken (stall-heal saw it heal 1.8 s into a 1 s stall, on 6.12).
+ */
+UNIT_TEST(recover_test_late_fence_notifies_do_not_heal_a_stalled_engine)
+{
+	unsigned int i;
+
+	rt_start();
+	/* As stall-heal: 1 s stalls, 200 ms timeouts. */
+	emu_stall_us = USEC_PER_SEC;
+	memset(rs->buf, 0x11, 64);
+	EXPECT_EQ(ps3vram_dma_upload(rc, rs, 0, 0, 64), -ETIMEDOUT);
+	ASSERT_TRUE(env.dma->broken);
+	/* The GPU still stalls through the first retries. */
+	for (i = 0; i < 3; i++) {
+		unit_clock_advance((u64)(PS3VRAM_DMA_HEAL_MIN_MS << i) *
+				   NSEC_PER_MSEC);
+		EXPECT_EQ(unit_work_run_due(), 1);
+		EXPECT_TRUE(env.dma->broken);
+	}
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_HEALS), 0);
+	/* It answers again: the next retry heals it, and copies work. */
+	emu_stall_us = 0;
+	unit_clock_advance((u64)PS3VRAM_DMA_HEAL_MAX_MS * NSEC_PER_MSEC);
+	unit_work_run_due();
+	EXPECT_FALSE(env.dma->broken);
+	rt_expect_dma_works(1024, 0x77);
 }

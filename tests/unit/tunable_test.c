@@ -114,9 +114,10 @@ UNIT_TEST(tunable_test_nr_notifiers_0_takes_the_backend_default)
 {
 	dma_env_start(2);
 	EXPECT_EQ(env.dma->nr_notifiers, env.emu->hw.nr_notifiers);
-	EXPECT_EQ(env.dma->nr_notifiers, PS3VRAM_NR_NOTIFIERS);
-	EXPECT_EQ(env.dma->first_notifier, 0);
-	EXPECT_TRUE(unit_log_contains("8 notifiers"));
+	/* A PS3's: notifier 7 only, as rsx_ps3.c and ps3vram. */
+	EXPECT_EQ(env.dma->nr_notifiers, 1);
+	EXPECT_EQ(env.dma->first_notifier, PS3VRAM_NR_NOTIFIERS - 1);
+	EXPECT_TRUE(unit_log_contains("1 notifiers"));
 }
 
 UNIT_TEST(tunable_test_nr_notifiers_1_uses_notifier_7_only)

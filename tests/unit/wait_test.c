@@ -18,9 +18,10 @@ static void wait_put_slot(void *unused)
 	ws = NULL;
 }
 
+/* Several copies in flight: every notifier, as nr_notifiers=8 asks. */
 static void wait_start(void)
 {
-	dma_env_start(2);
+	dma_env_start_notifiers(2, PS3VRAM_NR_NOTIFIERS);
 	wc = dma_client("wait", 1 << 20);
 	ws = ps3vram_dma_slot_get(wc);
 	unit_on_cleanup(wait_put_slot, NULL);
