@@ -20,6 +20,17 @@
 /* Bounds of the writable tunables (module parameters spin_us, timeout_ms). */
 #define PS3VRAM_DMA_SPIN_US_MAX		10000
 #define PS3VRAM_DMA_TIMEOUT_MS_MAX	60000
+/*
+ * The longest any wait takes with fifo_lock held, whatever timeout_ms says:
+ * for a free notifier, for the FIFO to be fetched, for a reset's fence.
+ * Every submit and CPU access needs the lock, so a wait of timeout_ms (up
+ * to a minute) there would stall them all, and a few in a row would set
+ * off hung-task warnings.  A copy's own submitter waits for it without the
+ * lock, for all of timeout_ms.  Right after a reset the GPU has nothing to
+ * do but the copy it may have been in the middle of, so a fence needs far
+ * less than this.
+ */
+#define PS3VRAM_DMA_LOCKED_WAIT_MS	1000
 
 /* Counters, kept per engine and per client; io_stat prints them in order. */
 enum ps3vram_dma_stat_item {

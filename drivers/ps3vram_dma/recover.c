@@ -12,7 +12,7 @@
  *    ps3vram_dma_seal()), the backend rewinds PUT and GET, the ring is
  *    re-bound, and then fenced: a NOTIFY with no copy is queued and waited
  *    for (same policy, up to timeout_ms but never more than
- *    PS3VRAM_DMA_FENCE_MAX_MS: a reset holds fifo_lock throughout, which
+ *    PS3VRAM_DMA_LOCKED_WAIT_MS: a reset holds fifo_lock throughout, which
  *    every submit and CPU access needs), and every notifier is set idle
  *    again.  A copy the GPU had started before the reset can still land
  *    after it (its bytes in VRAM or in the staging slot, its NOTIFY on its
@@ -52,7 +52,7 @@
  * state and its time, which sysfs reads under dma->lock alone.  The heal
  * work takes fifo_lock; removal cancels it after dropping fifo_lock.
  * fifo_lock is held by a reset for at most PS3VRAM_DMA_FENCE_TRIES fences
- * of at most PS3VRAM_DMA_FENCE_MAX_MS each, by a heal for one.
+ * of at most PS3VRAM_DMA_LOCKED_WAIT_MS each, by a heal for one.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -73,12 +73,6 @@
 
 /* Resets in a row whose fence did not complete before the engine is broken. */
 #define PS3VRAM_DMA_FENCE_TRIES		3
-/*
- * The longest a fence is waited for, whatever timeout_ms says (up to 60 s):
- * right after a reset the GPU has nothing to do but the copy it may have
- * been in the middle of, and fifo_lock is held meanwhile.
- */
-#define PS3VRAM_DMA_FENCE_MAX_MS	1000
 /* A broken engine tries a reset again after this long, doubling up to... */
 #define PS3VRAM_DMA_HEAL_MIN_MS		100
 /* ... this. */
@@ -140,8 +134,8 @@ static int ps3vram_dma_fence(struct ps3vram_dma *dma)
 			n = i;
 	rounds = dma->notifier_late[n] + 1;
 
-	/* All rounds together wait at most PS3VRAM_DMA_FENCE_MAX_MS. */
-	max_ms = max(PS3VRAM_DMA_FENCE_MAX_MS / rounds, 1U);
+	/* All rounds together wait at most PS3VRAM_DMA_LOCKED_WAIT_MS. */
+	max_ms = max(PS3VRAM_DMA_LOCKED_WAIT_MS / rounds, 1U);
 	ps3vram_ring_init(&dma->ring, dma->ring.base, PS3VRAM_FIFO_SIZE);
 	ps3vram_ring_bind(&dma->ring);
 	while (rounds--) {

@@ -36,7 +36,9 @@
  * states, staging slot bitmap).  Backend ops are called with fifo_lock
  * held, except notifier_done(), which waiters also call locklessly,
  * counted in dma->peekers so that removal can wait for them.  engine.c's
- * ps3vram_dma_list_lock is never taken with either held.
+ * ps3vram_dma_list_lock is never taken with either held.  No wait with
+ * fifo_lock held (for a notifier, for the FIFO to be fetched) lasts longer
+ * than PS3VRAM_DMA_LOCKED_WAIT_MS, whatever timeout_ms says.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -253,7 +255,7 @@ static void ps3vram_dma_kick(struct ps3vram_dma *dma)
 
 	atomic64_inc(&dma->stat[PS3VRAM_DMA_REWINDS]);
 	if (ps3vram_dma_poll(dma, ps3vram_dma_poll_idle, NULL,
-			     PS3VRAM_DMA_TIMEOUT_MS_MAX)) {
+			     PS3VRAM_DMA_LOCKED_WAIT_MS)) {
 		dev_warn(dma->hw->dev, "FIFO did not drain, resetting\n");
 		ps3vram_dma_reset_locked(dma, -ETIMEDOUT, NULL);
 		return;
@@ -274,8 +276,11 @@ static int ps3vram_dma_notifier_get(struct ps3vram_dma *dma,
 	if (!ps3vram_dma_poll_notifier(dma, NULL)) {
 		atomic64_inc(&dma->stat[PS3VRAM_DMA_NOTIFIER_STALLS]);
 		if (ps3vram_dma_poll(dma, ps3vram_dma_poll_notifier, NULL,
-				     PS3VRAM_DMA_TIMEOUT_MS_MAX)) {
-			/* Every copy in flight has overrun the timeout. */
+				     PS3VRAM_DMA_LOCKED_WAIT_MS)) {
+			/*
+			 * Every copy in flight has overrun the timeout, or
+			 * PS3VRAM_DMA_LOCKED_WAIT_MS when that is shorter.
+			 */
 			dev_warn(dma->hw->dev, "no notifier completed, resetting\n");
 			if (ps3vram_dma_reset_locked(dma, -ETIMEDOUT, NULL))
 				return -EIO;
@@ -562,7 +567,7 @@ int ps3vram_dma_cpu_read(struct ps3vram_dma_client *client, void *dst,
 		 * fenced or its slot quarantined (recover.c).
 		 */
 		ps3vram_dma_poll(dma, ps3vram_dma_poll_idle, NULL,
-				 PS3VRAM_DMA_TIMEOUT_MS_MAX);
+				 PS3VRAM_DMA_LOCKED_WAIT_MS);
 		ret = dma->hw->ops->vram_read(dma->hw, dst,
 					      client->start + vram_off, len);
 	}
@@ -596,7 +601,7 @@ int ps3vram_dma_cpu_write(struct ps3vram_dma_client *client, u64 vram_off,
 	ret = -ENODEV;
 	if (!dma->removed) {
 		ps3vram_dma_poll(dma, ps3vram_dma_poll_idle, NULL,
-				 PS3VRAM_DMA_TIMEOUT_MS_MAX);
+				 PS3VRAM_DMA_LOCKED_WAIT_MS);
 		ret = dma->hw->ops->vram_write(dma->hw,
 					       client->start + vram_off, src,
 					       len);

@@ -215,7 +215,7 @@ UNIT_TEST(recover_test_removal_cancels_the_heal)
  * Defect 6: a reset holds fifo_lock through its fences.  With
  * timeout_ms=60000 and a fence that never completes, three fences held
  * it for three minutes.  Each fence now waits at most
- * PS3VRAM_DMA_FENCE_MAX_MS.
+ * PS3VRAM_DMA_LOCKED_WAIT_MS.
  */
 static bool rt_never_done(struct ps3vram_dma_hw *hw, unsigned int n)
 {
@@ -243,14 +243,14 @@ UNIT_TEST(recover_test_a_reset_holds_the_fifo_lock_for_seconds_not_minutes)
 	t0 = ktime_get_ns();
 	EXPECT_EQ(ps3vram_dma_reset(rc), -EIO);
 	EXPECT_LE(ktime_get_ns() - t0,
-		  (u64)PS3VRAM_DMA_FENCE_TRIES * PS3VRAM_DMA_FENCE_MAX_MS *
+		  (u64)PS3VRAM_DMA_FENCE_TRIES * PS3VRAM_DMA_LOCKED_WAIT_MS *
 		  NSEC_PER_MSEC + NSEC_PER_MSEC);
 	/* A retry of the heal tries one fence. */
 	t0 = ktime_get_ns();
 	unit_clock_advance((u64)PS3VRAM_DMA_HEAL_MIN_MS * NSEC_PER_MSEC);
 	EXPECT_EQ(unit_work_run_due(), 1);
 	EXPECT_LE(ktime_get_ns() - t0,
-		  ((u64)PS3VRAM_DMA_HEAL_MIN_MS + PS3VRAM_DMA_FENCE_MAX_MS + 1) *
+		  ((u64)PS3VRAM_DMA_HEAL_MIN_MS + PS3VRAM_DMA_LOCKED_WAIT_MS + 1) *
 		  NSEC_PER_MSEC);
 	EXPECT_TRUE(env.dma->broken);
 }
