@@ -76,11 +76,21 @@ static int ps3vram_blk_kunit_bio(enum req_op op, struct page **pages,
 	return ret;
 }
 
+/*
+ * A sub-page write changes only its own bytes of the VRAM page, and a
+ * sub-page read only its own bytes of the memory page.  The page in VRAM
+ * first holds a known pattern (t->out[1]); a full page of other data
+ * (t->out[2]) then goes through a slot elsewhere, so that a copy that
+ * moved a whole slot would write that, not the pattern, past its end.
+ */
 static void ps3vram_blk_test_roundtrip_sizes(struct kunit *test)
 {
 	static const unsigned int lens[] = { SECTOR_SIZE, 3 * SECTOR_SIZE,
 					     PAGE_SIZE };
 	struct ps3vram_blk_kunit *t = test->priv;
+	u8 *out = page_address(t->out[0]), *bg = page_address(t->out[1]);
+	u8 *in = page_address(t->in[0]), *part = page_address(t->in[1]);
+	sector_t scratch = t->first + 8 * ARRAY_SIZE(lens) + 1;
 	unsigned int i, off, len;
 	sector_t at;
 	int ret;
@@ -90,13 +100,39 @@ static void ps3vram_blk_test_roundtrip_sizes(struct kunit *test)
 		len = lens[i];
 		off = len < PAGE_SIZE ? SECTOR_SIZE : 0;
 		at = t->first + 8 * i + 1;
+		ret = ps3vram_blk_kunit_bio(REQ_OP_WRITE, &t->out[1], 1,
+					    PAGE_SIZE, 0, at);
+		KUNIT_ASSERT_EQ(test, 0, ret);
+		ret = ps3vram_blk_kunit_bio(REQ_OP_WRITE, &t->out[2], 1,
+					    PAGE_SIZE, 0, scratch);
+		KUNIT_ASSERT_EQ(test, 0, ret);
 		ret = ps3vram_blk_kunit_bio(REQ_OP_WRITE, t->out, 1, len, off, at);
 		KUNIT_ASSERT_EQ(test, 0, ret);
-		ret = ps3vram_blk_kunit_bio(REQ_OP_READ, t->in, 1, len, off, at);
+
+		/* the whole VRAM page: the write, then the pattern untouched */
+		memset(in, 0x5a, PAGE_SIZE);
+		ret = ps3vram_blk_kunit_bio(REQ_OP_READ, t->in, 1, PAGE_SIZE, 0,
+					    at);
 		KUNIT_ASSERT_EQ(test, 0, ret);
-		ret = memcmp(page_address(t->out[0]) + off,
-			     page_address(t->in[0]) + off, len);
-		KUNIT_EXPECT_EQ_MSG(test, 0, ret, "%u bytes", len);
+		KUNIT_EXPECT_EQ_MSG(test, 0, memcmp(out + off, in, len),
+				    "%u bytes written", len);
+		KUNIT_EXPECT_EQ_MSG(test, 0,
+				    memcmp(bg + len, in + len, PAGE_SIZE - len),
+				    "VRAM past %u bytes written", len);
+
+		/* the sub-page read: its bytes, and nothing else of the page */
+		memset(part, 0x5a, PAGE_SIZE);
+		ret = ps3vram_blk_kunit_bio(REQ_OP_READ, &t->in[1], 1, len, off,
+					    at);
+		KUNIT_ASSERT_EQ(test, 0, ret);
+		KUNIT_EXPECT_EQ_MSG(test, 0, memcmp(out + off, part + off, len),
+				    "%u bytes read", len);
+		KUNIT_EXPECT_TRUE_MSG(test, !memchr_inv(part, 0x5a, off),
+				      "memory before %u bytes read", len);
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      !memchr_inv(part + off + len, 0x5a,
+						  PAGE_SIZE - off - len),
+				      "memory past %u bytes read", len);
 	}
 }
 

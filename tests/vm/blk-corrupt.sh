@@ -7,7 +7,8 @@
 # then skips every 500th copy while reporting it done (emu_lose_every):
 # fio's crc32c verification, which the blk-* scenarios rely on, must catch
 # both.  The correct outcome is the FAIL verdict "corruption caught", and
-# only once faults were injected.  Nothing but fio uses the VRAM here:
+# only once faults were injected and fio reported a verification failure
+# (a failed read or write is not a corruption caught).  Nothing but fio uses the VRAM here:
 # swap on a disk that loses copies would crash whatever process it hit
 # (swapbench's own checksums are proven by corrupt and vram-*).
 #
@@ -35,8 +36,13 @@ caught()
 	fi
 	echo 0 > "$P/$1"
 	f=$(($(cat $FAULTS) - faults0))
-	rig_log "$1: fio failed its verification after $f injected faults:" \
-		"$(grep -m 1 -i -E 'verify|bad' /tmp/fio.out)"
+	# fio's own verification, not any failure (an I/O error is not a
+	# corruption caught): "crc32c: verify failed at file ...", or
+	# "verify: bad magic header ..." when the header is what changed
+	how=$(grep -m 1 -E 'crc32c: verify failed|verify: bad' /tmp/fio.out) ||
+		rig_fail "fio failed with $1=500, but not its verification:" \
+			"$(grep -m 1 -E 'err=|error' /tmp/fio.out)"
+	rig_log "$1: fio failed its verification after $f injected faults: $how"
 	[ "$f" -gt 0 ] || rig_fail "fio failed without an injected fault ($1)"
 }
 

@@ -7,8 +7,9 @@
 # zsmalloc after) in front of swap on /dev/ps3vram, the disk below.  A
 # small pool (max_pool_percent=10) makes zswap write its cold entries
 # back (6.1: a few, see below), and they land in VRAM, as do the pages
-# zswap rejects and those it does not take when its pool is full; the disk is
-# barely touched; a working set of 1.5x RAM verifies page by page.
+# zswap rejects and those it does not take when its pool is full: at
+# least the random quarter of what the fill pushes out of RAM; the disk
+# is barely touched; a working set of 1.5x RAM verifies page by page.
 #
 # rig: --append "zswap.enabled=1 zswap.max_pool_percent=10" --timeout 900
 
@@ -33,25 +34,37 @@ rig_log "zswap pool $(rig_param zswap.zpool) $(rig_param zswap.compressor)," \
 vda0=$(pages_written vda)
 up0=$(rig_column 3 $C/io_stat)
 wb0=$(rig_zswap_stat written_back_pages)
+hit0=$(rig_zswap_stat pool_limit_hit)
 
 mib=$(($(rig_ram_mib) * 3 / 2))
+# What VRAM must take at least: the fill pushes its working set less RAM
+# out of RAM, and a quarter of swapbench's mixed pages are random, which
+# zswap's pool does not keep: up to 6.17 zswap refuses them (they do not
+# compress below a page), later ones store them whole, in a pool of 10 %
+# of RAM that cannot hold them all, and write back what they push out.
+least=$(((mib - $(rig_ram_mib)) * 256 / 4))
 rig_swapbench -s "$mib" -p 2 -o mixed -d mixed -S 5 -q ||
 	rig_fail "swapbench exit $? on $mib MiB with zswap over /dev/ps3vram"
 
 wb=$(($(rig_zswap_stat written_back_pages) - wb0))
+hit=$(($(rig_zswap_stat pool_limit_hit) - hit0))
 up=$((($(rig_column 3 $C/io_stat) - up0) / 4096))
 vda=$(($(pages_written vda) - vda0))
 rig_log "zswap: stored_pages $(rig_zswap_stat stored_pages)" \
-	"written_back $wb pool_limit_hit $(rig_zswap_stat pool_limit_hit)" \
+	"written_back $wb pool_limit_hit $hit" \
 	"reject_compress_poor $(rig_zswap_stat reject_compress_poor)"
 rig_log "pages to VRAM $up, to the disk $vda; engine: $(cat $C/io_stat)"
 rig_meminfo
 
-# 6.1's zswap writes back one page per shrink request, which it queues
-# at a pool-limit hit unless one is pending: few pages, but some.
-least=1000
-[ "$(rig_kernel_series)" = 6.1 ] && least=20
-[ "$wb" -ge $least ] || rig_fail "zswap wrote back only $wb pages"
+[ "$up" -ge "$least" ] ||
+	rig_fail "only $up pages went to VRAM, want $least"
+# 6.1's zswap writes back one zbud page per shrink request, which it
+# queues at a pool-limit hit unless one is pending: how many depends on
+# when its worker runs, not on the workload, so some; later ones write
+# back from their LRU as the pool fills.
+wb_least=1000
+[ "$(rig_kernel_series)" = 6.1 ] && wb_least=1
+[ "$wb" -ge $wb_least ] || rig_fail "zswap wrote back only $wb pages"
 [ "$up" -ge "$wb" ] ||
 	rig_fail "zswap wrote back $wb pages, only $up went to VRAM"
 [ "$vda" -lt $((up / 10)) ] || rig_fail "$vda pages went to the disk, $up to VRAM"

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash disable=SC1091
 #
-# disk-swap: with zswap off, a working set of 1.5x RAM swaps out to the
-# throttled disk and every page comes back intact.
+# rig-disk-swap: with zswap off, a working set of 1.5x RAM swaps out to
+# the throttled disk and every page comes back intact.  A check of the
+# rig's disk tier, not of the project: none of its code runs.
 #
 # rig: --append "zswap.enabled=0" --timeout 600
 # rig-kernels: 6.1 -- the rig's own disk tier, none of the project's code: once is enough

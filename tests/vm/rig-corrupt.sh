@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash disable=SC1091
 #
-# corrupt: the rig reports corruption.  swapbench flips a byte of one page
-# behind its own back; it must find it, and the scenario must then end in
-# a FAIL verdict, which is the outcome this scenario expects.
+# rig-corrupt: the rig reports corruption.  swapbench flips a byte of one
+# page behind its own back; it must find it, and the scenario must then
+# end in a FAIL verdict, which is the outcome this scenario expects.  A
+# check of the rig (swapbench's checksums and run-vm's rig-expect), not of
+# the project: its pages go to the disk; vram-corrupt, vram-lose and
+# blk-corrupt are the negative controls through the project's code.
 #
 # rig-expect: fail swapbench found the corrupted page
 # rig: --timeout 300

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash disable=SC1091
 #
-# boot: the virtual PS3 boots with its VRAM window and its disk swap tier,
-# the kernel log is clean and it powers off cleanly.
+# rig-boot: the virtual PS3 boots with its VRAM window and its disk swap
+# tier, the kernel log is clean and it powers off cleanly.  A check of the
+# rig, not of the project: none of its modules is loaded (on the debug
+# kernel, where they are built in, they only bind at boot).
 #
 # rig: --timeout 300
 

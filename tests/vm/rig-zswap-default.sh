@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash disable=SC1091
 #
-# zswap-default: zswap with the kernel's default zpool (zbud on 6.1,
+# rig-zswap-default: zswap with the kernel's default zpool (zbud on 6.1,
 # zsmalloc on 6.12) stores pages of a 1.5x RAM working set and hands every
-# one of them back intact, twice.
+# one of them back intact, twice.  A check of the rig and the kernel, not
+# of the project: the baseline that the ps3vram scenarios change one
+# thing of (on the debug kernel, with the project built in but not used).
 #
 # rig: --append "zswap.enabled=1" --timeout 600 --disk-iops 0 --disk-bps 0
 # rig-kernels: 6.1 6.12 -- checks zswap.zpool, a parameter gone with the zpool layer in 6.18
