@@ -98,9 +98,14 @@ modules-kdir:
 
 # legacy-KVER: the benchmark's model of the former ps3vram driver
 # (tools/bench/legacy), built against build/KVER's engine; its .ko goes
-# beside the project's, until the next modules-KVER removes it.
+# beside the project's, until the next modules-KVER removes it.  It is
+# built afresh each time (a few seconds): kbuild does not run modpost
+# again when only the engine's symbol versions changed, and the guest then
+# refused the old module ("disagrees about version of symbol
+# ps3vram_dma_submit").
 legacy-%: modules-%
 	$(eval O := $(call build_of,$(call kdir_of,$*)))
+	@rm -rf $(O)/legacy
 	@mkdir -p $(O)/legacy
 	@cp -a $(TOP)/tools/bench/legacy/. $(TOP)/include $(O)/legacy/
 	$(MAKE) -C $(call kdir_of,$*) M=$(O)/legacy W=1 KCFLAGS=-Werror \
