@@ -138,19 +138,9 @@ rig_log "recoverable: $faults faults, pswpout $out, pswpin $in," \
 	rig_fail "I/O errors under recoverable faults: $(cat $B/io_stat)"
 
 # 2. The VRAM goes away under the stopped workload's swapped pages.
-sh -c "$IN_CG" sh swapbench -s "$mib" -p 1 -o random -d mixed -S 9 > $SB_LOG 2>&1 &
-sb=$!
-n=0
-while ! grep -q '^fill' $SB_LOG; do
-	n=$((n + 1))
-	[ "$n" -lt 300 ] || rig_fail "swapbench did not finish its fill"
-	kill -0 $sb 2>/dev/null || rig_fail "swapbench died: $(cat $SB_LOG)"
-	sleep 1
-done
-w=$(rig_children $sb)
-[ -n "$w" ] || rig_fail "no swapbench worker found"
-# shellcheck disable=SC2086 # one pid per word
-kill -STOP $w
+rig_swapbench_stopped $SB_LOG \
+	sh -c "$IN_CG" sh swapbench -s "$mib" -p 1 -o random -d mixed -S 9
+sb=$RIG_BENCH w=$RIG_WORKERS
 used=$(swap_used /dev/ps3vram)
 rig_log "worker $w stopped after its fill; $used pages on /dev/ps3vram"
 [ "$used" -ge "$least" ] ||
@@ -159,7 +149,7 @@ echo max > $BENCH/memory.max || rig_fail "cannot lift memory.max"
 # Only the worker's working set is to be lost: the rest of the worker and
 # the parent (its stack, its rseq area, which the kernel writes on the way
 # back to user space and kills with SIGSEGV when it cannot) come back first.
-fault_in $sb $((mib * 256))
+fault_in "$sb" $((mib * 256))
 fault_in "$w" $((mib * 256))
 rig_log "$(swap_used /dev/ps3vram) pages on /dev/ps3vram after fault_in"
 echo 1 > /sys/bus/pci/devices/0000:00:10.0/remove ||
@@ -168,7 +158,7 @@ failed0=$(io 1)
 # shellcheck disable=SC2086
 kill -CONT $w
 rc=0
-wait $sb || rc=$?
+wait "$sb" || rc=$?
 cat $SB_LOG
 failed=$(($(io 1) - failed0))
 rig_log "after unplug: swapbench exit $rc; io_stat $(cat $B/io_stat)"

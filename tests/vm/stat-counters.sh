@@ -177,27 +177,17 @@ check_paused()
 # run_paused_workload MIB - swapbench over MIB, stopped after its fill
 run_paused_workload()
 {
-	local sb n=0 w
+	local sb w
 
-	swapbench -s "$1" -p 1 -o random -d text -S 5 > $SB_LOG 2>&1 &
-	sb=$!
-	while ! grep -q '^fill' $SB_LOG; do
-		n=$((n + 1))
-		[ "$n" -lt 300 ] || rig_fail "swapbench did not finish its fill"
-		kill -0 $sb 2>/dev/null || rig_fail "swapbench died: $(cat $SB_LOG)"
-		sleep 1
-	done
-	w=$(rig_children $sb)
-	[ -n "$w" ] || rig_fail "no swapbench worker found"
-	# shellcheck disable=SC2086 # one pid per word
-	kill -STOP $w
-	rig_log "swapbench filled $1 MiB in $n s; worker $w stopped"
+	rig_swapbench_stopped $SB_LOG swapbench -s "$1" -p 1 -o random -d text -S 5
+	sb=$RIG_BENCH w=$RIG_WORKERS
+	rig_log "swapbench filled $1 MiB in $RIG_FILL_S s; worker $w stopped"
 	check_paused
 	# shellcheck disable=SC2086
 	kill -CONT $w
 	sleep 2
 	snapshot running
-	wait $sb || rig_fail "swapbench exit $?: $(tail -n 3 $SB_LOG)"
+	wait "$sb" || rig_fail "swapbench exit $?: $(tail -n 3 $SB_LOG)"
 	rig_log "$(tail -n 1 $SB_LOG)"
 }
 
