@@ -140,7 +140,7 @@ MODULE_PARM_DESC(vram_mb, "VRAM to claim in MiB (default 0: the largest free ran
 #if IS_ENABLED(CONFIG_PS3VRAM_DMA_EMU)
 /*
  * Fault injection for the test rig, with the software RSX only (as its
- * emu_*_every parameters): the next fail_loads loads in the process group
+ * fail_* faults): the next fail_loads loads in the process group
  * fail_load_pgid lose their page, as if neither the downloads nor the CPU
  * could read it.
  */

@@ -192,6 +192,10 @@ struct ps3vram_dma_client *ps3vram_dma_client_create(const char *name,
 	ret = ps3vram_dma_find_room(dma, &size, &start, &after);
 	if (ret)
 		goto unlock;
+	/* The backend's module is being unloaded: its engine is going. */
+	ret = -ENODEV;
+	if (!try_module_get(dma->hw->owner))
+		goto unlock;
 
 	client->dma = dma;
 	client->start = start;
@@ -201,6 +205,7 @@ struct ps3vram_dma_client *ps3vram_dma_client_create(const char *name,
 	if (ret) {
 		kobject_put(&client->kobj);
 		mutex_unlock(&ps3vram_dma_list_lock);
+		module_put(dma->hw->owner);
 		return ERR_PTR(ret);
 	}
 	client->in_sysfs = true;
@@ -234,11 +239,13 @@ EXPORT_SYMBOL_GPL(ps3vram_dma_client_create);
  * @client: a client with no copy in flight and no staging slot held
  *
  * Also after the engine was removed; the last client of a removed engine
- * frees it and its backend.
+ * frees it and its backend, and drops the reference on the backend's
+ * module that every client holds.
  */
 void ps3vram_dma_client_destroy(struct ps3vram_dma_client *client)
 {
 	struct ps3vram_dma *dma = client->dma;
+	struct module *owner = dma->hw->owner;
 	bool del;
 
 	mutex_lock(&ps3vram_dma_list_lock);
@@ -253,6 +260,8 @@ void ps3vram_dma_client_destroy(struct ps3vram_dma_client *client)
 		kobject_del(&client->kobj);
 	kobject_put(&client->kobj);
 	kobject_put(&dma->kobj);
+	/* After the backend's release(), which may have run just now. */
+	module_put(owner);
 }
 EXPORT_SYMBOL_GPL(ps3vram_dma_client_destroy);
 

@@ -1,35 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ps3vram_dma emu: a software RSX for machines without one
+ * ps3vram_emu: a software RSX for machines without one
  *
- * The engine core writes real RSX commands into a real FIFO; this backend
- * replaces only what a PS3 does in hardware and hypervisor: the PUT/GET
- * registers, the kick, the notifier reports and the copy engine itself.
+ * A module of its own, as null_blk, scsi_debug and vkms are: it adds the
+ * engine of ps3vram_dma (the same core, FIFO code and clients as on a PS3)
+ * over an emulated GPU.  The engine core writes real RSX commands into a
+ * real FIFO; this backend replaces only what a PS3 does in hardware and
+ * hypervisor: the PUT/GET registers, the kick, the notifier reports and
+ * the copy engine itself.
  *
  * VRAM is the BAR 2 of an ivshmem PCI device (1af4:1110, QEMU's
- * "-device ivshmem-plain"), its first emu_vram_mb MiB when that is set and
+ * "-device ivshmem-plain"), its first vram_mb MiB when that is set and
  * smaller (a BAR is a power of two: 252 MiB, a PS3's, of a 256 MiB one),
- * or a vmalloc()ed buffer of emu_vram_mb MiB when that is set and no
- * device is bound.  Binding is explicit: the driver
- * takes only the ivshmem device whose PCI name is emu_pci (e.g.
- * ps3vram_dma.emu_pci=0000:00:10.0 on the kernel command line, which the
- * test rig passes for its device at addr=0x10); with emu_pci empty, the
- * default, it binds none, since an ivshmem device may be somebody else's
- * shared memory.  The XDR buffer is ordinary memory in the linear mapping,
- * emu_xdr_kb KiB (2 MiB by default, halved while that cannot be had, down
- * to the FIFO and 16 slots; emu_xdr_kb=128 asks for that smallest size).
+ * or a vmalloc()ed buffer of vram_mb MiB when that is set and no device is
+ * bound.  Binding is explicit: the driver takes only the ivshmem device
+ * whose PCI name is the parameter pci (e.g. ps3vram_emu.pci=0000:00:10.0
+ * on the kernel command line, which the test rig passes for its device at
+ * addr=0x10); with pci empty, the default, it binds none, since an ivshmem
+ * device may be somebody else's shared memory.  The XDR buffer is ordinary
+ * memory in the linear mapping, xdr_kb KiB (2 MiB by default, halved while
+ * that cannot be had, down to the FIFO and 16 slots; xdr_kb=128 asks for
+ * that smallest size).
  *
  * This file binds the device; emu_fifo.c decodes the FIFO, models the
  * copies and implements the backend ops; emu_fault.c injects the faults
- * listed there (module parameters emu_*_every, emu_stall_us, emu_late_us)
- * and lands the copies that complete late.
+ * listed there (fault_attr knobs fail_*, and the amounts stall_us and
+ * late_us) and lands the copies that complete late.
  *
  * Removal (unbind, sysfs remove or QEMU device_del of the PCI device, also
  * with clients alive): the engine is taken down first, after which its
  * clients' copies fail with -ENODEV and the core calls no op but release;
  * so the VRAM mapping and the PCI device are given back at once, and the
  * XDR buffer (clients may still hold staging slots) and the struct only in
- * release, when the last client is gone.
+ * release, when the last client is gone.  Each client holds a reference
+ * on this module (hw.owner), so the module cannot be unloaded before
+ * release has run.
  *
  * Locking: kick and reset run under the engine's fifo_lock; notifiers are
  * read locklessly: a deadline is a single u64 written when its NOTIFY
@@ -53,12 +58,12 @@
 #include "emu.h"
 
 static unsigned int emu_vram_mb;
-module_param(emu_vram_mb, uint, 0444);
-MODULE_PARM_DESC(emu_vram_mb, "Emulate this much VRAM (MiB): of the ivshmem window when it is smaller (e.g. a PS3's 252), in vmalloc memory without one (default 0: the whole window, or none)");
+module_param_named(vram_mb, emu_vram_mb, uint, 0444);
+MODULE_PARM_DESC(vram_mb, "Emulate this much VRAM (MiB): of the ivshmem window when it is smaller (e.g. a PS3's 252), in vmalloc memory without one (default 0: the whole window, or none)");
 
 static char *emu_pci = "";
-module_param(emu_pci, charp, 0444);
-MODULE_PARM_DESC(emu_pci, "PCI name of the ivshmem device (1af4:1110) to use as VRAM, e.g. 0000:00:10.0 (default empty: bind none)");
+module_param_named(pci, emu_pci, charp, 0444);
+MODULE_PARM_DESC(pci, "PCI name of the ivshmem device (1af4:1110) to use as VRAM, e.g. 0000:00:10.0 (default empty: bind none)");
 
 /*
  * Bounds of the writable parameters (here and in emu_fifo.c and
@@ -89,8 +94,8 @@ static const struct kernel_param_ops ps3vram_emu_xdr_kb_ops = {
 };
 
 static unsigned int emu_xdr_kb;
-module_param_cb(emu_xdr_kb, &ps3vram_emu_xdr_kb_ops, &emu_xdr_kb, 0444);
-MODULE_PARM_DESC(emu_xdr_kb, "Size of the XDR buffer in KiB, the FIFO (64 KiB) and the staging slots; the smallest is 64 KiB + 16 pages (default 0: 2048)");
+module_param_cb(xdr_kb, &ps3vram_emu_xdr_kb_ops, &emu_xdr_kb, 0444);
+MODULE_PARM_DESC(xdr_kb, "Size of the XDR buffer in KiB, the FIFO (64 KiB) and the staging slots; the smallest is 64 KiB + 16 pages (default 0: 2048)");
 
 static int overshoot_show(struct seq_file *m, void *v)
 {
@@ -174,6 +179,7 @@ static struct ps3vram_emu *ps3vram_emu_create(struct device *dev, void *vram,
 		return ERR_PTR(-ENOMEM);
 	}
 	emu->hw.ops = &ps3vram_emu_ops;
+	emu->hw.owner = THIS_MODULE;
 	emu->hw.dev = dev;
 	emu->hw.name = "emu";
 	/*
@@ -225,7 +231,7 @@ static int ps3vram_emu_pci_probe(struct pci_dev *pdev,
 	int ret;
 
 	if (!emu_pci || strcmp(dev_name(&pdev->dev), emu_pci)) {
-		dev_info(&pdev->dev, "not emu_pci, leaving this ivshmem device alone\n");
+		dev_info(&pdev->dev, "not the pci parameter, leaving this ivshmem device alone\n");
 		return -ENODEV;
 	}
 	ret = pci_enable_device_mem(pdev);
@@ -280,7 +286,7 @@ static const struct pci_device_id ps3vram_emu_pci_ids[] = {
 MODULE_DEVICE_TABLE(pci, ps3vram_emu_pci_ids);
 
 static struct pci_driver ps3vram_emu_pci_driver = {
-	.name = "ps3vram_dma_emu",
+	.name = KBUILD_MODNAME,
 	.id_table = ps3vram_emu_pci_ids,
 	.probe = ps3vram_emu_pci_probe,
 	.remove = ps3vram_emu_pci_remove,
@@ -298,7 +304,7 @@ static int ps3vram_emu_vmalloc_create(void)
 	void *vram;
 	int ret;
 
-	ps3vram_emu_pdev = platform_device_register_simple("ps3vram_dma_emu",
+	ps3vram_emu_pdev = platform_device_register_simple(KBUILD_MODNAME,
 							   -1, NULL, 0);
 	if (IS_ERR(ps3vram_emu_pdev))
 		return PTR_ERR(ps3vram_emu_pdev);
@@ -320,29 +326,37 @@ unregister:
 	return ret;
 }
 
-static int ps3vram_emu_init(void)
+static int __init ps3vram_emu_init(void)
 {
 	int ret;
 
-	ret = pci_register_driver(&ps3vram_emu_pci_driver);
+	ret = ps3vram_emu_fault_init();
 	if (ret)
 		return ret;
+	ret = pci_register_driver(&ps3vram_emu_pci_driver);
+	if (ret)
+		goto faults;
 	/* Devices present at load have been probed by now. */
 	if (emu_vram_mb && !ps3vram_emu_bound) {
 		ret = ps3vram_emu_vmalloc_create();
 		if (ret) {
 			pr_err("cannot emulate %u MiB of VRAM: %d\n",
 			       emu_vram_mb, ret);
-			pci_unregister_driver(&ps3vram_emu_pci_driver);
-			return ret;
+			goto unregister;
 		}
 	} else if (!ps3vram_emu_bound) {
-		pr_info("no ivshmem VRAM window; set emu_pci to bind one, or emu_vram_mb to emulate one in RAM\n");
+		pr_info("no ivshmem VRAM window; set pci to bind one, or vram_mb to emulate one in RAM\n");
 	}
 	return 0;
+
+unregister:
+	pci_unregister_driver(&ps3vram_emu_pci_driver);
+faults:
+	ps3vram_emu_fault_exit();
+	return ret;
 }
 
-static void ps3vram_emu_exit(void)
+static void __exit ps3vram_emu_exit(void)
 {
 	if (ps3vram_emu_vmalloc) {
 		vfree(ps3vram_emu_destroy(ps3vram_emu_vmalloc));
@@ -350,10 +364,11 @@ static void ps3vram_emu_exit(void)
 		platform_device_unregister(ps3vram_emu_pdev);
 	}
 	pci_unregister_driver(&ps3vram_emu_pci_driver);
+	ps3vram_emu_fault_exit();
 }
 
-const struct ps3vram_dma_backend ps3vram_emu_backend = {
-	.name = "emu",
-	.init = ps3vram_emu_init,
-	.exit = ps3vram_emu_exit,
-};
+module_init(ps3vram_emu_init);
+module_exit(ps3vram_emu_exit);
+
+MODULE_DESCRIPTION("Software RSX for ps3vram_dma: testing in QEMU, fault injection");
+MODULE_LICENSE("GPL");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ps3vram_dma emu internals, shared by emu.c (the devices it binds: an
+ * ps3vram_emu internals, shared by emu.c (the devices it binds: an
  * ivshmem PCI device or vmalloc()ed VRAM), emu_fifo.c (the FIFO
  * interpreter and the backend ops) and emu_fault.c (fault injection and
  * the queue of fetched work that lands later).  See emu.c for the whole picture.
@@ -59,8 +59,8 @@ struct ps3vram_emu_subch {
  * @notifier: the notifier written when it lands, if @notify
  * @notify: write @notifier when it lands (a NOTIFY, or a late copy's)
  * @to_vram: the copy writes VRAM (else the XDR buffer), for the counters
- * @lose: emu_lose_every: move nothing
- * @corrupt: emu_corrupt_every: flip bit @bit of the copy's middle byte
+ * @lose: fail_lose: move nothing
+ * @corrupt: fail_corrupt: flip bit @bit of the copy's middle byte
  * @bit: see @corrupt
  */
 struct ps3vram_emu_move {
@@ -112,8 +112,8 @@ enum ps3vram_emu_landed_item {
  * @error: the engine stopped on this; cleared by reset
  * @fetched: FIFO words fetched since load
  * @busy_until: modelled time (ns) at which the last queued copy finishes
- * @copies: copies seen since load, for the every-Nth injections
- * @drop: emu_drop_every: the next NOTIFY, the last copy's, is not written
+ * @copies: copies seen since load (which bit fail_corrupt flips)
+ * @drop: fail_drop: the next NOTIFY, the last copy's, is not written
  * @deadline: when each notifier becomes visible (ns), or never
  * @observed: the notifier has been seen done once
  * @subch: per-subchannel state
@@ -170,6 +170,8 @@ bool ps3vram_emu_fault_copy(struct ps3vram_emu *emu,
 			    struct ps3vram_emu_move *mv);
 void ps3vram_emu_fault_reset(struct ps3vram_emu *emu);
 u64 ps3vram_emu_fault_stall_ns(void);
+int ps3vram_emu_fault_init(void);
+void ps3vram_emu_fault_exit(void);
 u64 ps3vram_emu_land(struct ps3vram_emu *emu);
 void ps3vram_emu_queue(struct ps3vram_emu *emu, struct ps3vram_emu_move *mv);
 

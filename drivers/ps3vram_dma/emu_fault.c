@@ -1,25 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ps3vram_dma emu: fault injection, and the copies that land late
+ * ps3vram_emu: fault injection, and the copies that land late
  *
- * Fault injection (module parameters, writable at run time, each injected
- * fault counted in debugfs ps3vram_dma/emu/faults):
- * emu_timeout_every=N hangs the engine at every Nth copy until a reset;
- * emu_drop_every=N performs every Nth copy but never writes its notifier;
- * emu_stall_us=U delays every completion by U microseconds;
- * emu_late_every=N hangs at every Nth copy as emu_timeout_every does, but
- * that copy was in progress: emu_late_us after the reset its bytes land at
- * the destination (VRAM, or the staging slot of a download) and its NOTIFY
- * writes its notifier, whatever the engine has done with it since, and the
- * copies queued after the reset land only after it, each at its modelled
- * completion (what a fence after a reset has to wait for);
- * emu_corrupt_every=N flips one bit of the destination of every Nth copy
- * (bit N-th-copy % 8 of byte line / 2) and reports it done;
- * emu_lose_every=N reports every Nth copy done without moving a byte.
- * The counting is shared: copy N is checked for a hang, then a late copy,
- * then a dropped notifier, a loss, and corruption.  Every
- * writable parameter is bounded (see the MODULE_PARM_DESCs): a bad write
- * fails with -EINVAL and keeps the old value.
+ * Each fault is the kernel's fault_attr (see
+ * Documentation/fault-injection/fault-injection.rst), one per kind, asked
+ * for at load as ps3vram_emu.fail_hang=<interval>,<probability>,<space>,
+ * <times> (e.g. 500,100,0,-1: every 500th copy, forever) and changed at
+ * run time in /sys/kernel/debug/ps3vram_emu/fail_hang/ (probability,
+ * interval, times, space).  Every copy is checked in this order, and each
+ * injected fault is counted in debugfs ps3vram_dma/emu/faults:
+ * fail_hang hangs the engine at the copy until a reset;
+ * fail_late hangs as fail_hang does, but that copy was in progress:
+ * late_us after the reset its bytes land at the destination (VRAM, or the
+ * staging slot of a download) and its NOTIFY writes its notifier, whatever
+ * the engine has done with it since, and the copies queued after the reset
+ * land only after it, each at its modelled completion (what a fence after
+ * a reset has to wait for);
+ * fail_drop performs the copy but never writes its notifier;
+ * fail_lose reports the copy done without moving a byte;
+ * fail_corrupt (of copies not lost) flips one bit of the destination (bit
+ * copies-since-load % 8 of the copy's middle byte) and reports it done.
+ * Two amounts are plain parameters, writable at run time and bounded (see
+ * the MODULE_PARM_DESCs: a bad write fails with -EINVAL and keeps the old
+ * value): stall_us delays every completion, late_us is fail_late's delay.
  *
  * The queue of fetched work is here too: every copy and NOTIFY the FIFO
  * interpreter fetches lands at its modelled completion, in FIFO order, and
@@ -30,8 +33,11 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bits.h>
+#include <linux/debugfs.h>
+#include <linux/fault-inject.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
+#include <linux/random.h>
 #include <linux/string.h>
 
 #include "emu.h"
@@ -63,57 +69,193 @@ static const struct kernel_param_ops ps3vram_emu_late_us_ops = {
 	.get = param_get_uint,
 };
 
-/* Every Nth copy: 0 (off) or any N. */
-static int ps3vram_emu_set_every(const char *val,
-				 const struct kernel_param *kp)
-{
-	return ps3vram_dma_param_set_range(val, kp, 0, UINT_MAX);
-}
-
-static const struct kernel_param_ops ps3vram_emu_every_ops = {
-	.set = ps3vram_emu_set_every,
-	.get = param_get_uint,
-};
-
-static unsigned int emu_timeout_every;
-module_param_cb(emu_timeout_every, &ps3vram_emu_every_ops,
-		&emu_timeout_every, 0644);
-MODULE_PARM_DESC(emu_timeout_every, "Fault injection: hang the engine at every Nth copy (0: off)");
-
-static unsigned int emu_drop_every;
-module_param_cb(emu_drop_every, &ps3vram_emu_every_ops, &emu_drop_every,
-		0644);
-MODULE_PARM_DESC(emu_drop_every, "Fault injection: never write the notifier of every Nth copy (0: off)");
-
 static unsigned int emu_stall_us;
-module_param_cb(emu_stall_us, &ps3vram_emu_delay_ops, &emu_stall_us, 0644);
-MODULE_PARM_DESC(emu_stall_us, "Fault injection: delay every completion by this many us, 0-1000000 (default 0)");
-
-static unsigned int emu_late_every;
-module_param_cb(emu_late_every, &ps3vram_emu_every_ops, &emu_late_every,
-		0644);
-MODULE_PARM_DESC(emu_late_every, "Fault injection: every Nth copy hangs, then lands emu_late_us after the reset (0: off)");
+module_param_cb(stall_us, &ps3vram_emu_delay_ops, &emu_stall_us, 0644);
+MODULE_PARM_DESC(stall_us, "Fault injection: delay every completion by this many us, 0-1000000 (default 0)");
 
 static unsigned int emu_late_us = 1000;
-module_param_cb(emu_late_us, &ps3vram_emu_late_us_ops, &emu_late_us, 0644);
-MODULE_PARM_DESC(emu_late_us, "How long after the reset a late copy lands, in us, 1-1000000 (default 1000)");
+module_param_cb(late_us, &ps3vram_emu_late_us_ops, &emu_late_us, 0644);
+MODULE_PARM_DESC(late_us, "How long after the reset a fail_late copy lands, in us, 1-1000000 (default 1000)");
 
-static unsigned int emu_corrupt_every;
-module_param_cb(emu_corrupt_every, &ps3vram_emu_every_ops,
-		&emu_corrupt_every, 0644);
-MODULE_PARM_DESC(emu_corrupt_every, "Fault injection: flip one bit of the destination of every Nth copy (0: off)");
+/*
+ * "<interval>,<probability>,<space>,<times>", the form of the kernel's
+ * fault_attr boot options, e.g. 500,100,0,-1: every 500th copy, forever.
+ */
+#define PS3VRAM_EMU_FAULT_PARAM		40
 
-static unsigned int emu_lose_every;
-module_param_cb(emu_lose_every, &ps3vram_emu_every_ops, &emu_lose_every,
-		0644);
-MODULE_PARM_DESC(emu_lose_every, "Fault injection: skip every Nth copy but report it done (0: off)");
+/**
+ * struct ps3vram_emu_fault - one kind of injected fault
+ * @name: its module parameter and its debugfs directory
+ * @param: the module parameter's value, parsed at load
+ * @attr: the kernel's fault_attr, when it has the framework
+ * @probability: percent of the eligible copies that fail (0: off)
+ * @interval: only every @interval-th copy is eligible (1: each)
+ * @times: faults left to inject; -1: no limit
+ * @space: copies that pass before the first eligible one
+ * @count: copies seen, for @interval
+ *
+ * Without CONFIG_FAULT_INJECTION_DEBUG_FS (Debian's kernels, which the
+ * test rig runs) the four knobs of a fault_attr are here instead, with the
+ * same names, meaning and debugfs files; the stack-trace and task filters
+ * are the framework's only.
+ */
+struct ps3vram_emu_fault {
+	const char *name;
+	char param[PS3VRAM_EMU_FAULT_PARAM];
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+	struct fault_attr attr;
+#else
+	unsigned long probability;
+	unsigned long interval;
+	atomic_t times;
+	atomic_t space;
+	unsigned long count;
+#endif
+};
 
-/* Is this copy (emu->copies) the Nth of @every? */
-static bool ps3vram_emu_nth(struct ps3vram_emu *emu, unsigned int *every)
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+#define PS3VRAM_EMU_FAULT_OFF	.attr = FAULT_ATTR_INITIALIZER
+#else
+#define PS3VRAM_EMU_FAULT_OFF	.interval = 1, .times = ATOMIC_INIT(1)
+#endif
+
+#define PS3VRAM_EMU_FAULT_INIT(_name)	{ .name = #_name, PS3VRAM_EMU_FAULT_OFF }
+#define PS3VRAM_EMU_FAULT_DESC	\
+	", as <interval>,<probability>,<space>,<times> (default off)"
+
+static struct ps3vram_emu_fault emu_fail_hang = PS3VRAM_EMU_FAULT_INIT(fail_hang);
+module_param_string(fail_hang, emu_fail_hang.param, PS3VRAM_EMU_FAULT_PARAM, 0444);
+MODULE_PARM_DESC(fail_hang, "Fault injection: hang the engine at a copy until the next reset"
+		 PS3VRAM_EMU_FAULT_DESC);
+
+static struct ps3vram_emu_fault emu_fail_late = PS3VRAM_EMU_FAULT_INIT(fail_late);
+module_param_string(fail_late, emu_fail_late.param, PS3VRAM_EMU_FAULT_PARAM, 0444);
+MODULE_PARM_DESC(fail_late, "Fault injection: hang at a copy that lands late_us after the reset"
+		 PS3VRAM_EMU_FAULT_DESC);
+
+static struct ps3vram_emu_fault emu_fail_drop = PS3VRAM_EMU_FAULT_INIT(fail_drop);
+module_param_string(fail_drop, emu_fail_drop.param, PS3VRAM_EMU_FAULT_PARAM, 0444);
+MODULE_PARM_DESC(fail_drop, "Fault injection: perform a copy but never write its notifier"
+		 PS3VRAM_EMU_FAULT_DESC);
+
+static struct ps3vram_emu_fault emu_fail_lose = PS3VRAM_EMU_FAULT_INIT(fail_lose);
+module_param_string(fail_lose, emu_fail_lose.param, PS3VRAM_EMU_FAULT_PARAM, 0444);
+MODULE_PARM_DESC(fail_lose, "Fault injection: report a copy done without moving a byte"
+		 PS3VRAM_EMU_FAULT_DESC);
+
+static struct ps3vram_emu_fault emu_fail_corrupt = PS3VRAM_EMU_FAULT_INIT(fail_corrupt);
+module_param_string(fail_corrupt, emu_fail_corrupt.param, PS3VRAM_EMU_FAULT_PARAM, 0444);
+MODULE_PARM_DESC(fail_corrupt, "Fault injection: flip one bit of a copy's destination"
+		 PS3VRAM_EMU_FAULT_DESC);
+
+/* In the order a copy is checked for them. */
+static struct ps3vram_emu_fault *const ps3vram_emu_faults[] = {
+	&emu_fail_hang, &emu_fail_late, &emu_fail_drop, &emu_fail_lose,
+	&emu_fail_corrupt,
+};
+
+static struct dentry *ps3vram_emu_fault_dir;
+
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+
+static bool ps3vram_emu_should_fail(struct ps3vram_emu_fault *f)
 {
-	unsigned int n = READ_ONCE(*every);
+	return should_fail(&f->attr, 1);
+}
 
-	if (!n || emu->copies % n)
+static int ps3vram_emu_fault_setup(struct ps3vram_emu_fault *f)
+{
+	/* Quiet by default: a scenario injects thousands. */
+	f->attr.verbose = 0;
+	if (f->param[0] && !setup_fault_attr(&f->attr, f->param))
+		return -EINVAL;
+	fault_create_debugfs_attr(f->name, ps3vram_emu_fault_dir, &f->attr);
+	return 0;
+}
+
+#else /* !CONFIG_FAULT_INJECTION_DEBUG_FS */
+
+/* should_fail() of lib/fault-inject.c, for a copy (size 1). */
+static bool ps3vram_emu_should_fail(struct ps3vram_emu_fault *f)
+{
+	unsigned long probability = READ_ONCE(f->probability);
+	unsigned long interval = READ_ONCE(f->interval);
+
+	if (!probability || !atomic_read(&f->times))
+		return false;
+	if (atomic_read(&f->space) > 1) {
+		atomic_dec(&f->space);
+		return false;
+	}
+	if (interval > 1 && ++f->count % interval)
+		return false;
+	if (probability < 100 && probability <= get_random_u32() % 100)
+		return false;
+	if (atomic_read(&f->times) != -1)
+		atomic_dec_if_positive(&f->times);
+	return true;
+}
+
+static int ps3vram_emu_fault_setup(struct ps3vram_emu_fault *f)
+{
+	unsigned long probability, interval, space;
+	struct dentry *dir;
+	int times;
+
+	if (f->param[0]) {
+		if (sscanf(f->param, "%lu,%lu,%lu,%d", &interval, &probability,
+			   &space, &times) < 4) {
+			pr_err("%s=%s: not <interval>,<probability>,<space>,<times>\n",
+			       f->name, f->param);
+			return -EINVAL;
+		}
+		f->probability = probability;
+		f->interval = interval;
+		atomic_set(&f->space, space);
+		atomic_set(&f->times, times);
+	}
+	dir = debugfs_create_dir(f->name, ps3vram_emu_fault_dir);
+	debugfs_create_ulong("probability", 0600, dir, &f->probability);
+	debugfs_create_ulong("interval", 0600, dir, &f->interval);
+	debugfs_create_atomic_t("times", 0600, dir, &f->times);
+	debugfs_create_atomic_t("space", 0600, dir, &f->space);
+	return 0;
+}
+
+#endif /* CONFIG_FAULT_INJECTION_DEBUG_FS */
+
+/*
+ * At module load: the faults asked for on the command line, and their
+ * debugfs directories in ps3vram_emu/.  -EINVAL for a value that does not
+ * parse.
+ */
+int ps3vram_emu_fault_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	ps3vram_emu_fault_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	for (i = 0; i < ARRAY_SIZE(ps3vram_emu_faults); i++) {
+		ret = ps3vram_emu_fault_setup(ps3vram_emu_faults[i]);
+		if (ret) {
+			ps3vram_emu_fault_exit();
+			return ret;
+		}
+	}
+	return 0;
+}
+
+void ps3vram_emu_fault_exit(void)
+{
+	debugfs_remove_recursive(ps3vram_emu_fault_dir);
+	ps3vram_emu_fault_dir = NULL;
+}
+
+/* Does fault @f hit this copy?  Counted in debugfs ps3vram_dma/emu/faults. */
+static bool ps3vram_emu_fail(struct ps3vram_emu *emu,
+			     struct ps3vram_emu_fault *f)
+{
+	if (!ps3vram_emu_should_fail(f))
 		return false;
 	atomic_inc(&emu->faults);
 	return true;
@@ -209,7 +351,7 @@ void ps3vram_emu_queue(struct ps3vram_emu *emu, struct ps3vram_emu_move *mv)
 	spin_unlock(&emu->late_lock);
 }
 
-/* emu_stall_us: how much later every completion comes, in ns. */
+/* stall_us: how much later every completion comes, in ns. */
 u64 ps3vram_emu_fault_stall_ns(void)
 {
 	return (u64)READ_ONCE(emu_stall_us) * NSEC_PER_USEC;
@@ -217,8 +359,8 @@ u64 ps3vram_emu_fault_stall_ns(void)
 
 /*
  * The faults of the copy @mv, which the FIFO interpreter is about to run
- * for @sc: true when it hangs the engine (emu_timeout_every, or the late
- * copy of emu_late_every, kept aside to land after the reset); else @mv
+ * for @sc: true when it hangs the engine (fail_hang, or the late copy of
+ * fail_late, kept aside to land after the reset); else @mv
  * is marked lost or corrupt, and the copy's notifier dropped, as asked.
  */
 bool ps3vram_emu_fault_copy(struct ps3vram_emu *emu,
@@ -228,12 +370,12 @@ bool ps3vram_emu_fault_copy(struct ps3vram_emu *emu,
 	u32 in = sc->m2mf[0], out = sc->m2mf[1];
 
 	emu->copies++;
-	if (ps3vram_emu_nth(emu, &emu_timeout_every)) {
+	if (ps3vram_emu_fail(emu, &emu_fail_hang)) {
 		ps3vram_emu_stop(emu, "injected hang", in, out);
 		return true;
 	}
 	/* It stops the engine: no second one can come before the reset. */
-	if (ps3vram_emu_nth(emu, &emu_late_every)) {
+	if (ps3vram_emu_fail(emu, &emu_fail_late)) {
 		mv->notify = true;
 		mv->notifier = sc->notifier;
 		mv->done_at = PS3VRAM_EMU_NEVER;
@@ -241,9 +383,9 @@ bool ps3vram_emu_fault_copy(struct ps3vram_emu *emu,
 		ps3vram_emu_stop(emu, "injected late copy", in, out);
 		return true;
 	}
-	emu->drop = ps3vram_emu_nth(emu, &emu_drop_every);
-	mv->lose = ps3vram_emu_nth(emu, &emu_lose_every);
-	if (!mv->lose && ps3vram_emu_nth(emu, &emu_corrupt_every)) {
+	emu->drop = ps3vram_emu_fail(emu, &emu_fail_drop);
+	mv->lose = ps3vram_emu_fail(emu, &emu_fail_lose);
+	if (!mv->lose && ps3vram_emu_fail(emu, &emu_fail_corrupt)) {
 		mv->corrupt = true;
 		mv->bit = emu->copies % BITS_PER_BYTE;
 	}
@@ -252,7 +394,7 @@ bool ps3vram_emu_fault_copy(struct ps3vram_emu *emu,
 
 /*
  * At an engine reset: what was fetched still lands, each at its time; the
- * late copy the engine hung on was in progress, so it lands emu_late_us
+ * late copy the engine hung on was in progress, so it lands late_us
  * from now, and whatever is fetched after the reset lands after it.
  */
 void ps3vram_emu_fault_reset(struct ps3vram_emu *emu)

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ps3vram_dma emu: the software RSX's FIFO interpreter and backend ops
+ * ps3vram_emu: the software RSX's FIFO interpreter and backend ops
  *
  * A kick fetches the words from GET to PUT at once: methods update the
  * state of the subchannel, a BUFFER_NOTIFY starts a copy, a NOTIFY + NOP
  * pair asks for the notifier.  Completion is a model of device time: the
- * engine is busy for emu_setup_ns plus bytes / emu_bandwidth_mbs per copy,
+ * engine is busy for setup_ns plus bytes / bandwidth_mbs per copy,
  * copies queue behind each other, and a copy's bytes land, and a notifier
  * reads "done", only once the model says the copy has finished (the queue
  * of emu_fault.c).  So the polling code waits as on hardware, and nothing
@@ -16,7 +16,7 @@
  *    copies may still be executing, and their bytes land later.
  *  - One notifier (the backend's default, as rsx_ps3.c's):
  *    ps3vram_dma.nr_notifiers=8 runs every one the engine can use.
- *  - The FIFO reader does not stop for a reset (emu_reset_race): a reset
+ *  - The FIFO reader does not stop for a reset (reset_race): a reset
  *    writes PUT, then GET, as rsx_ps3.c does, and between the two writes
  *    the reader sees GET != PUT and fetches from the old GET on, whatever
  *    the words there are now, until it reaches the new PUT or stops on an
@@ -70,15 +70,15 @@ static const struct kernel_param_ops ps3vram_emu_bandwidth_ops = {
 
 /* Per-copy cost; a few microseconds of setup as seen on the RSX. */
 static unsigned int emu_setup_ns = 2000;
-module_param_cb(emu_setup_ns, &ps3vram_emu_setup_ns_ops, &emu_setup_ns,
+module_param_cb(setup_ns, &ps3vram_emu_setup_ns_ops, &emu_setup_ns,
 		0644);
-MODULE_PARM_DESC(emu_setup_ns, "Modelled per-copy setup time in ns, 0-1000000 (default 2000)");
+MODULE_PARM_DESC(setup_ns, "Modelled per-copy setup time in ns, 0-1000000 (default 2000)");
 
 /* About 5 GiB/s in the seed thread's measurements. */
 static unsigned int emu_bandwidth_mbs = 5120;
-module_param_cb(emu_bandwidth_mbs, &ps3vram_emu_bandwidth_ops,
+module_param_cb(bandwidth_mbs, &ps3vram_emu_bandwidth_ops,
 		&emu_bandwidth_mbs, 0644);
-MODULE_PARM_DESC(emu_bandwidth_mbs, "Modelled copy bandwidth in MB/s, 1-1000000 (default 5120)");
+MODULE_PARM_DESC(bandwidth_mbs, "Modelled copy bandwidth in MB/s, 1-1000000 (default 5120)");
 
 static int ps3vram_emu_set_switch(const char *val,
 				  const struct kernel_param *kp)
@@ -93,9 +93,9 @@ static const struct kernel_param_ops ps3vram_emu_switch_ops = {
 
 /* The race of a reset with the running FIFO reader; see the top. */
 static unsigned int emu_reset_race = 1;
-module_param_cb(emu_reset_race, &ps3vram_emu_switch_ops, &emu_reset_race,
+module_param_cb(reset_race, &ps3vram_emu_switch_ops, &emu_reset_race,
 		0644);
-MODULE_PARM_DESC(emu_reset_race, "Let the FIFO reader fetch between the PUT and GET writes of a reset, as a running RSX would: 0 or 1 (default 1)");
+MODULE_PARM_DESC(reset_race, "Let the FIFO reader fetch between the PUT and GET writes of a reset, as a running RSX would: 0 or 1 (default 1)");
 
 void ps3vram_emu_stop(struct ps3vram_emu *emu, const char *why, u32 a, u32 b)
 {

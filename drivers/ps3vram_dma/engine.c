@@ -2,8 +2,10 @@
 /*
  * ps3vram_dma engine life cycle: add, remove, module init, debugfs
  *
- * The module's backends (rsx_ps3.c on a PS3, emu.c elsewhere) are listed
- * in backends.c; module init registers each of them, knowing none by name.
+ * The module's backends (rsx_ps3.c on a PS3) are listed in backends.c;
+ * module init registers each of them, knowing none by name.  The software
+ * RSX (emu.c) is a module of its own, ps3vram_emu, and adds its engine
+ * through the same two exported calls.
  * A backend describes its GPU in a struct ps3vram_dma_hw and adds it with
  * ps3vram_dma_engine_add(), which returns the engine to remove later; there
  * is one engine at a time.  Adding allocates the staging slots, resets the
@@ -68,7 +70,7 @@ unsigned int ps3vram_dma_nr_notifiers;
 
 /*
  * Set a uint parameter to a value in [@min, @max], or keep it: -EINVAL.
- * The backends' parameters use it too.
+ * The software RSX's parameters use it too.
  */
 int ps3vram_dma_param_set_range(const char *val,
 				const struct kernel_param *kp,
@@ -81,6 +83,7 @@ int ps3vram_dma_param_set_range(const char *val,
 	WRITE_ONCE(*(unsigned int *)kp->arg, v);
 	return 0;
 }
+EXPORT_SYMBOL_GPL(ps3vram_dma_param_set_range);
 
 static int ps3vram_dma_nr_notifiers_set(const char *val,
 					const struct kernel_param *kp)
@@ -230,6 +233,7 @@ put:
 	kobject_put(&dma->kobj);
 	return ERR_PTR(ret);
 }
+EXPORT_SYMBOL_GPL(ps3vram_dma_engine_add);
 
 /**
  * ps3vram_dma_engine_remove() - take the engine down
@@ -286,6 +290,7 @@ void ps3vram_dma_engine_remove(struct ps3vram_dma *dma)
 	blocking_notifier_call_chain(&ps3vram_dma_chain,
 				     PS3VRAM_DMA_ENGINE_REMOVED, NULL);
 }
+EXPORT_SYMBOL_GPL(ps3vram_dma_engine_remove);
 
 /**
  * ps3vram_dma_register_notifier() - hear of engines added and removed

@@ -48,6 +48,7 @@ void ps3vram_hist_add(struct ps3vram_hist *h, u64 ns)
 {
 	atomic64_inc(&h->bucket[ps3vram_hist_index(ns)]);
 }
+EXPORT_SYMBOL_GPL(ps3vram_hist_add);
 
 /* Upper bound of the bucket holding the @pct-th percentile, 0 if empty. */
 u64 ps3vram_hist_percentile(struct ps3vram_hist *h, unsigned int pct)
@@ -82,6 +83,7 @@ void ps3vram_hist_show(struct seq_file *m, struct ps3vram_hist *h)
 				   ps3vram_hist_bucket_max(i), n);
 	}
 }
+EXPORT_SYMBOL_GPL(ps3vram_hist_show);
 
 void ps3vram_hist_reset(struct ps3vram_hist *h)
 {
@@ -90,3 +92,4 @@ void ps3vram_hist_reset(struct ps3vram_hist *h)
 	for (i = 0; i < PS3VRAM_HIST_BUCKETS; i++)
 		atomic64_set(&h->bucket[i], 0);
 }
+EXPORT_SYMBOL_GPL(ps3vram_hist_reset);

@@ -67,6 +67,8 @@ struct ps3vram_dma_hw_ops {
 /**
  * struct ps3vram_dma_hw - a backend's description of its GPU
  * @ops: see above
+ * @owner: the module the ops are in; each client holds a reference on
+ *	it, so that release() is there when the last client goes
  * @dev: the device the engine is bound to (PS3 GPU_RAMDISK, ivshmem PCI, ...)
  * @name: short backend name shown in sysfs ("rsx", "emu")
  * @xdr: DMA-visible XDR buffer in the linear mapping, FIFO first
@@ -78,6 +80,7 @@ struct ps3vram_dma_hw_ops {
  */
 struct ps3vram_dma_hw {
 	const struct ps3vram_dma_hw_ops *ops;
+	struct module *owner;
 	struct device *dev;
 	const char *name;
 	void *xdr;
@@ -104,7 +107,8 @@ void ps3vram_hist_reset(struct ps3vram_hist *h);
 void ps3vram_hist_show(struct seq_file *m, struct ps3vram_hist *h);
 
 /**
- * struct ps3vram_dma_backend - a backend built into the module
+ * struct ps3vram_dma_backend - a backend built into the module (the
+ * software RSX is a module of its own, ps3vram_emu, whose init does this)
  * @name: short name, for the log
  * @init: at module load: register the backend's driver, which adds the
  *	engine when it binds a device; 0 also when this machine has none
@@ -119,7 +123,6 @@ struct ps3vram_dma_backend {
 /* backends.c: the configured backends in registration order, then NULL. */
 extern const struct ps3vram_dma_backend *const ps3vram_dma_backends[];
 
-extern const struct ps3vram_dma_backend ps3vram_emu_backend;
 extern const struct ps3vram_dma_backend ps3vram_rsx_backend;
 
 #endif /* _PS3VRAM_DMA_INTERNAL_H */

@@ -399,6 +399,7 @@ static int ps3vram_rsx_probe(struct ps3_system_bus_device *dev)
 	}
 
 	rsx->hw.ops = &ps3vram_rsx_ops;
+	rsx->hw.owner = THIS_MODULE;
 	rsx->hw.dev = &dev->core;
 	rsx->hw.name = "rsx";
 	/*

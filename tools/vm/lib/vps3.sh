@@ -37,7 +37,7 @@ VPS3_VRAM_SIZE=256M
 # detectors alike) a real lockup is still reported, later.
 VPS3_CMDLINE="console=ttyS0 panic=-1 printk.time=1 watchdog_thresh=55"
 VPS3_CMDLINE+=" rcupdate.rcu_cpu_stall_timeout=100 workqueue.watchdog_thresh=140"
-VPS3_EMU_PCI=ps3vram_dma.emu_pci=0000:00:10.0
+VPS3_EMU_PCI=ps3vram_emu.pci=0000:00:10.0
 # a kernel message on the console: text after a printk timestamp
 # ("[   12.345678] ", printk.time=1 above), never a program's own output
 VPS3_KMSG='\[ *[0-9]+\.[0-9]{6}\] '
