@@ -91,7 +91,8 @@ MODULE_PARM_DESC(late_us, "How long after the reset a fail_late copy lands, in u
  * @probability: percent of the eligible copies that fail (0: off)
  * @interval: only every @interval-th copy is eligible (1: each)
  * @times: faults left to inject; -1: no limit
- * @space: copies that pass before the first eligible one
+ * @space: a budget each copy takes 1 from; no copy is eligible while
+ *	more than 1 is left (the framework's rule, for a size of 1)
  * @count: copies seen, for @interval
  *
  * Without CONFIG_FAULT_INJECTION_DEBUG_FS (Debian's kernels, which the

@@ -35,13 +35,13 @@ UNIT_TEST(alloc_test_module_load_fails_cleanly_at_every_allocation)
 		emu_vram_mb = 4;
 		unit_log_clear();
 		unit_fail_nth_alloc(n);
-		ret = ps3vram_dma_init();
+		ret = dma_modules_load();
 		unit_fail_nth_alloc(0);
 		if (!unit_fail_fired()) {
 			/* Past the last allocation: the load works. */
 			EXPECT_EQ(ret, 0);
 			ASSERT_TRUE(ps3vram_dma_engine != NULL);
-			ps3vram_dma_exit();
+			dma_modules_unload();
 			break;
 		}
 		snprintf(when, sizeof(when), "allocation %u failed", n);
@@ -57,7 +57,7 @@ UNIT_TEST(alloc_test_module_load_fails_cleanly_at_every_allocation)
 			EXPECT_EQ(ps3vram_dma_engine->hw->xdr_size, half);
 			EXPECT_EQ(ps3vram_dma_engine->nr_slots,
 				  (half - PS3VRAM_FIFO_SIZE) / PAGE_SIZE);
-			ps3vram_dma_exit();
+			dma_modules_unload();
 			alloc_expect_clean(live, when);
 			fallbacks++;
 			continue;
@@ -106,6 +106,8 @@ UNIT_TEST(alloc_test_client_create_fails_cleanly_at_every_allocation)
 		EXPECT_EQ(env.dma->nr_clients, 0);
 		EXPECT_TRUE(list_empty(&env.dma->clients));
 		EXPECT_EQ(env.dma->kobj.refcount, ref);
+		/* Also once the reference on the emulator is taken. */
+		EXPECT_EQ(module_refcount(env.emu->hw.owner), 0);
 		EXPECT_FALSE(unit_sysfs_dir_exists("kernel/ps3vram_dma/clients/swap"));
 	}
 	/* The client and its kobject name. */

@@ -370,9 +370,9 @@ UNIT_TEST(claim_test_zeroing_copies_that_fail_are_written_by_the_cpu)
 
 	dma_env_start(2);
 	memset(env.emu->vram, 0xff, 2 * MiB);
-	emu_timeout_every = 7;
+	dma_fail_every(&emu_fail_hang, 7);
 	c = claim_new("c", 2 * MiB);
-	emu_timeout_every = 0;
+	dma_fail_every(&emu_fail_hang, 0);
 	EXPECT_FALSE(memchr_inv(dma_vram(c, 0), 0, 2 * MiB));
 	EXPECT_GT(client_stat(c, PS3VRAM_DMA_CPU_WRITES), 0);
 	EXPECT_EQ(client_stat(c, PS3VRAM_DMA_CPU_READS), 0);
@@ -430,4 +430,76 @@ UNIT_TEST(claim_test_vram_tells_the_size_and_what_is_claimed)
 	EXPECT_EQ(ps3vram_dma_vram(&claimed), 8 * MiB);
 	EXPECT_EQ(claimed, 3 * MiB + 64 * KiB);
 	EXPECT_EQ(ps3vram_dma_vram(NULL), 8 * MiB);
+}
+
+/* ---- the backend's module ---- */
+
+/*
+ * Each client pins the module of its engine's backend, the software RSX
+ * here, not ps3vram_dma (which its user pins by the symbols it links):
+ * rmmod ps3vram_emu is refused while a client could still call into it.
+ */
+UNIT_TEST(claim_test_each_client_pins_the_backends_module)
+{
+	struct ps3vram_dma_client *a, *b;
+	struct module *owner;
+
+	dma_env_start(8);
+	owner = env.emu->hw.owner;
+	ASSERT_TRUE(owner != NULL);
+	EXPECT_STREQ(module_name(owner), "ps3vram_emu");
+	EXPECT_EQ(module_refcount(owner), 0);
+	a = dma_client("a", MiB);
+	EXPECT_EQ(module_refcount(owner), 1);
+	b = dma_client("b", MiB);
+	EXPECT_EQ(module_refcount(owner), 2);
+	/* The engine's own module is not the one pinned. */
+	EXPECT_EQ(module_refcount(THIS_MODULE), 0);
+	ps3vram_dma_client_destroy(a);
+	EXPECT_EQ(module_refcount(owner), 1);
+	ps3vram_dma_client_destroy(b);
+	EXPECT_EQ(module_refcount(owner), 0);
+}
+
+/* A create that fails holds no reference, before or after taking one. */
+UNIT_TEST(claim_test_a_failed_create_leaves_the_module_unpinned)
+{
+	struct module *owner;
+
+	dma_env_start(2);
+	owner = env.emu->hw.owner;
+	dma_client("a", MiB);
+	EXPECT_EQ(module_refcount(owner), 1);
+	EXPECT_ERR_PTR(ps3vram_dma_client_create("a", MiB), -EEXIST);
+	EXPECT_ERR_PTR(ps3vram_dma_client_create("b", 2 * MiB), -ENOSPC);
+	EXPECT_EQ(module_refcount(owner), 1);
+	/* The zeroing fails: the client it had is destroyed. */
+	env.dma->removed = true;
+	EXPECT_ERR_PTR(ps3vram_dma_client_create("c", MiB), -ENODEV);
+	env.dma->removed = false;
+	EXPECT_EQ(module_refcount(owner), 1);
+}
+
+/*
+ * While ps3vram_emu is being unloaded its engine is still registered, and
+ * is going: no new client, rather than one whose release() would be
+ * unloaded under it.
+ */
+UNIT_TEST(claim_test_no_client_while_the_backends_module_is_going)
+{
+	unsigned long live;
+
+	dma_env_start(2);
+	live = unit_allocs_live();
+	ps3vram_emu_module.state = MODULE_STATE_GOING;
+	EXPECT_ERR_PTR(ps3vram_dma_client_create("c", MiB), -ENODEV);
+	ps3vram_emu_module.state = MODULE_STATE_LIVE;
+	EXPECT_EQ(module_refcount(&ps3vram_emu_module), 0);
+	EXPECT_EQ(env.dma->nr_clients, 0);
+	EXPECT_EQ(env.dma->claimed, 0);
+	EXPECT_FALSE(unit_sysfs_dir_exists("kernel/ps3vram_dma/clients/c"));
+	EXPECT_EQ(unit_allocs_live(), live);
+	/* Live again: clients come. */
+	dma_client("c", MiB);
+	EXPECT_EQ(module_refcount(&ps3vram_emu_module), 1);
 }

@@ -51,19 +51,16 @@ unsigned int *dma_engine_param(const char *name)
 		const char *name;
 		unsigned int *value;
 	} params[] = {
+		/* ps3vram_dma */
 		{ "spin_us", &spin_us },
 		{ "timeout_ms", &timeout_ms },
-		{ "emu_vram_mb", &emu_vram_mb },
-		{ "emu_setup_ns", &emu_setup_ns },
-		{ "emu_bandwidth_mbs", &emu_bandwidth_mbs },
-		{ "emu_timeout_every", &emu_timeout_every },
-		{ "emu_drop_every", &emu_drop_every },
-		{ "emu_stall_us", &emu_stall_us },
-		{ "emu_late_every", &emu_late_every },
-		{ "emu_late_us", &emu_late_us },
-		{ "emu_corrupt_every", &emu_corrupt_every },
-		{ "emu_lose_every", &emu_lose_every },
-		{ "emu_xdr_kb", &emu_xdr_kb },
+		/* ps3vram_emu */
+		{ "vram_mb", &emu_vram_mb },
+		{ "setup_ns", &emu_setup_ns },
+		{ "bandwidth_mbs", &emu_bandwidth_mbs },
+		{ "stall_us", &emu_stall_us },
+		{ "late_us", &emu_late_us },
+		{ "xdr_kb", &emu_xdr_kb },
 	};
 	unsigned int i;
 
@@ -71,6 +68,37 @@ unsigned int *dma_engine_param(const char *name)
 		if (!strcmp(params[i].name, name))
 			return params[i].value;
 	return NULL;
+}
+
+/* ps3vram_emu's fault of that name, or NULL. */
+static struct ps3vram_emu_fault *dma_engine_fault(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ps3vram_emu_faults); i++)
+		if (!strcmp(ps3vram_emu_faults[i]->name, name))
+			return ps3vram_emu_faults[i];
+	return NULL;
+}
+
+int dma_engine_fail_every(const char *name, unsigned int n)
+{
+	struct ps3vram_emu_fault *f = dma_engine_fault(name);
+
+	if (!f)
+		return -EINVAL;
+	dma_fail_every(f, n);
+	return 0;
+}
+
+int dma_engine_fail_next(const char *name)
+{
+	struct ps3vram_emu_fault *f = dma_engine_fault(name);
+
+	if (!f)
+		return -EINVAL;
+	dma_fail_next(f);
+	return 0;
 }
 
 void dma_engine_remove(void)

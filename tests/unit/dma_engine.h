@@ -13,7 +13,10 @@
 
 #include <linux/types.h>
 
-/* insmod ps3vram_dma emu_vram_mb=@vram_mb; unloaded after the test. */
+/*
+ * modprobe ps3vram_emu vram_mb=@vram_mb (ps3vram_dma, then the software
+ * RSX); both unloaded after the test.
+ */
 void dma_engine_load(unsigned int vram_mb);
 void dma_engine_unload(void);
 
@@ -24,8 +27,20 @@ void dma_engine_unload(void);
  */
 void dma_engine_remove(void);
 
-/* A module parameter of ps3vram_dma by name ("emu_drop_every"), or NULL. */
+/*
+ * A uint module parameter of ps3vram_dma ("timeout_ms") or ps3vram_emu
+ * ("stall_us") by name, or NULL.
+ */
 unsigned int *dma_engine_param(const char *name);
+
+/*
+ * A fault of the software RSX by its name ("fail_hang", "fail_late",
+ * "fail_drop", "fail_lose", "fail_corrupt"; see emu_fault.c): on every
+ * @n-th copy from now on, forever (0: off); or on the next copy only.
+ * Return: 0, or -EINVAL for a fault of no such name.
+ */
+int dma_engine_fail_every(const char *name, unsigned int n);
+int dma_engine_fail_next(const char *name);
 
 /* An engine counter: index into /sys/kernel/ps3vram_dma/io_stat then
  * wait_stat, in enum ps3vram_dma_stat_item order. */

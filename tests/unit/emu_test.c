@@ -7,7 +7,7 @@
  * notifier, idle() meaning fetched with the bytes landing at the modelled
  * completion (and counted, debugfs emu/landed), and a reset that races the
  * running FIFO reader.  Also the ivshmem PCI binding, which is explicit
- * (emu_pci).
+ * (the parameter pci).
  */
 #include "dma_fixture.h"
 
@@ -304,12 +304,12 @@ UNIT_TEST(emu_test_idle_means_fetched_and_bytes_land_at_completion)
 }
 
 /*
- * The reset races the FIFO reader (emu_reset_race): between its PUT and
+ * The reset races the FIFO reader (reset_race): between its PUT and
  * GET writes, the reader runs on from the old GET.  The core's own resets
  * seal the ring first (recover_test.c); this is the bare backend op after
  * a core reset and one copy, with copies 2 and 3 of an earlier lap still
  * in the FIFO beyond the write position: they run again, with whatever
- * the slot holds now.  With emu_reset_race=0 the reader stops at once.
+ * the slot holds now.  With reset_race=0 the reader stops at once.
  */
 static void emu_race_setup(void)
 {
@@ -396,7 +396,7 @@ UNIT_TEST(emu_test_ivshmem_bar2_becomes_the_vram)
 	dma_params_default();
 	emu_pci = "0000:00:04.0";
 	unit_on_cleanup(emu_pci_unset, NULL);
-	ASSERT_EQ(ps3vram_dma_init(), 0);
+	ASSERT_EQ(dma_modules_load(), 0);
 	EXPECT_TRUE(ps3vram_emu_bound);
 	EXPECT_TRUE(ps3vram_emu_vmalloc == NULL);
 	ASSERT_TRUE(ps3vram_dma_engine != NULL);
@@ -414,7 +414,7 @@ UNIT_TEST(emu_test_ivshmem_bar2_becomes_the_vram)
 	ps3vram_dma_slot_put(c, slot);
 	ps3vram_dma_client_destroy(c);
 
-	ps3vram_dma_exit();
+	dma_modules_unload();
 	EXPECT_FALSE(ps3vram_emu_bound);
 	EXPECT_EQ(pdev.regions, 0);
 	EXPECT_EQ(pdev.enabled, 0);
@@ -422,10 +422,10 @@ UNIT_TEST(emu_test_ivshmem_bar2_becomes_the_vram)
 }
 
 /*
- * emu_vram_mb makes the window smaller, as a PS3's 252 MiB in the rig's
+ * vram_mb makes the window smaller, as a PS3's 252 MiB in the rig's
  * 256 MiB one: the VRAM is its start, and nothing past it is touched.
  */
-UNIT_TEST(emu_test_emu_vram_mb_caps_the_ivshmem_window)
+UNIT_TEST(emu_test_vram_mb_caps_the_ivshmem_window)
 {
 	struct pci_dev pdev;
 	struct ps3vram_dma_client *c;
@@ -437,7 +437,7 @@ UNIT_TEST(emu_test_emu_vram_mb_caps_the_ivshmem_window)
 	emu_pci = "0000:00:04.0";
 	emu_vram_mb = 3;
 	unit_on_cleanup(emu_pci_unset, NULL);
-	ASSERT_EQ(ps3vram_dma_init(), 0);
+	ASSERT_EQ(dma_modules_load(), 0);
 	EXPECT_TRUE(ps3vram_emu_bound);
 	EXPECT_TRUE(ps3vram_emu_vmalloc == NULL);
 	ASSERT_TRUE(ps3vram_dma_engine != NULL);
@@ -450,13 +450,13 @@ UNIT_TEST(emu_test_emu_vram_mb_caps_the_ivshmem_window)
 	EXPECT_FALSE(memchr_inv(bar + (3 << 20), 0xff, EMU_BAR2_SIZE - (3 << 20)));
 	ps3vram_dma_client_destroy(c);
 
-	ps3vram_dma_exit();
+	dma_modules_unload();
 	EXPECT_EQ(pdev.regions, 0);
 	unit_pci_del(&pdev);
 }
 
 /* ... and larger than the window, it is the window. */
-UNIT_TEST(emu_test_emu_vram_mb_larger_than_the_window_is_the_window)
+UNIT_TEST(emu_test_vram_mb_larger_than_the_window_is_the_window)
 {
 	struct pci_dev pdev;
 
@@ -466,15 +466,15 @@ UNIT_TEST(emu_test_emu_vram_mb_larger_than_the_window_is_the_window)
 	emu_pci = "0000:00:04.0";
 	emu_vram_mb = 64;
 	unit_on_cleanup(emu_pci_unset, NULL);
-	ASSERT_EQ(ps3vram_dma_init(), 0);
+	ASSERT_EQ(dma_modules_load(), 0);
 	ASSERT_TRUE(ps3vram_dma_engine != NULL);
 	EXPECT_EQ(ps3vram_dma_engine->hw->vram_size, EMU_BAR2_SIZE);
-	ps3vram_dma_exit();
+	dma_modules_unload();
 	unit_pci_del(&pdev);
 }
 
-/* Binding is explicit: only the device emu_pci names, none by default. */
-UNIT_TEST(emu_test_ivshmem_binds_only_the_emu_pci_device)
+/* Binding is explicit: only the device named by pci, none by default. */
+UNIT_TEST(emu_test_ivshmem_binds_only_the_pci_device)
 {
 	struct pci_dev other, mine;
 
@@ -486,37 +486,37 @@ UNIT_TEST(emu_test_ivshmem_binds_only_the_emu_pci_device)
 
 	/* The default, empty: nothing is bound, no engine. */
 	dma_params_default();
-	ASSERT_EQ(ps3vram_dma_init(), 0);
+	ASSERT_EQ(dma_modules_load(), 0);
 	EXPECT_FALSE(ps3vram_emu_bound);
 	EXPECT_TRUE(ps3vram_dma_engine == NULL);
 	EXPECT_EQ(other.enabled + other.regions + mine.enabled + mine.regions,
 		  0);
-	EXPECT_EQ(unit_log_count("not emu_pci, leaving this ivshmem device alone"),
+	EXPECT_EQ(unit_log_count("not the pci parameter, leaving this ivshmem device alone"),
 		  2);
-	ps3vram_dma_exit();
+	dma_modules_unload();
 
 	/* Named: that one and only that one. */
 	dma_params_default();
 	emu_pci = "0000:00:10.0";
-	ASSERT_EQ(ps3vram_dma_init(), 0);
+	ASSERT_EQ(dma_modules_load(), 0);
 	EXPECT_TRUE(ps3vram_emu_bound);
 	ASSERT_TRUE(ps3vram_dma_engine != NULL);
 	EXPECT_EQ(mine.regions, 1 << 2);
 	EXPECT_EQ(other.regions, 0);
 	EXPECT_EQ(other.enabled, 0);
 	EXPECT_TRUE(pci_get_drvdata(&mine) != NULL);
-	ps3vram_dma_exit();
+	dma_modules_unload();
 	EXPECT_EQ(mine.regions, 0);
 
-	/* A name that is not there: nothing, and emu_vram_mb still works. */
+	/* A name that is not there: nothing, and vram_mb still works. */
 	dma_params_default();
 	emu_pci = "0000:00:05.0";
 	emu_vram_mb = 1;
-	ASSERT_EQ(ps3vram_dma_init(), 0);
+	ASSERT_EQ(dma_modules_load(), 0);
 	EXPECT_FALSE(ps3vram_emu_bound);
 	EXPECT_TRUE(ps3vram_emu_vmalloc != NULL);
 	EXPECT_EQ(other.regions + mine.regions, 0);
-	ps3vram_dma_exit();
+	dma_modules_unload();
 	unit_pci_del(&other);
 	unit_pci_del(&mine);
 }
@@ -548,7 +548,7 @@ UNIT_TEST(emu_test_ivshmem_unplug_under_a_client_fails_it_cleanly)
 	unit_on_cleanup(emu_pci_unset, NULL);
 	dma_params_default();
 	emu_pci = "0000:00:10.0";
-	ASSERT_EQ(ps3vram_dma_init(), 0);
+	ASSERT_EQ(dma_modules_load(), 0);
 	c = ps3vram_dma_client_create("unplug", 0);
 	ASSERT_PTR_OK(c);
 	slot = ps3vram_dma_slot_get(c);
@@ -578,7 +578,44 @@ UNIT_TEST(emu_test_ivshmem_unplug_under_a_client_fails_it_cleanly)
 	ps3vram_dma_slot_put(c, slot);
 	ps3vram_dma_client_destroy(c);
 	EXPECT_LE(unit_allocs_live() + 3, live);	/* client, XDR, emu */
-	ps3vram_dma_exit();
+	dma_modules_unload();
+	unit_pci_del(&pdev);
+}
+
+/*
+ * The engine's clients pin ps3vram_emu past an unplug: the engine is gone,
+ * but the last client's destroy still calls the emulator's release(),
+ * which frees the XDR buffer its slots live in.
+ */
+UNIT_TEST(emu_test_an_unplug_leaves_the_module_pinned_by_its_clients)
+{
+	struct ps3vram_dma_client *a, *b;
+	struct pci_dev pdev;
+	unsigned long live;
+
+	emu_ivshmem(&pdev, "0000:00:10.0");
+	unit_pci_add(&pdev);
+	unit_on_cleanup(emu_pci_unset, NULL);
+	dma_params_default();
+	emu_pci = "0000:00:10.0";
+	ASSERT_EQ(dma_modules_load(), 0);
+	a = ps3vram_dma_client_create("a", 1 << 20);
+	ASSERT_PTR_OK(a);
+	b = ps3vram_dma_client_create("b", 1 << 20);
+	ASSERT_PTR_OK(b);
+	EXPECT_EQ(module_refcount(&ps3vram_emu_module), 2);
+
+	emu_unplug(&pdev);
+	EXPECT_TRUE(ps3vram_dma_engine == NULL);
+	EXPECT_EQ(module_refcount(&ps3vram_emu_module), 2);
+	ps3vram_dma_client_destroy(a);
+	EXPECT_EQ(module_refcount(&ps3vram_emu_module), 1);
+	live = unit_allocs_live();
+	ps3vram_dma_client_destroy(b);
+	/* The release ran (client, XDR, emu), and the module may go. */
+	EXPECT_LE(unit_allocs_live() + 3, live);
+	EXPECT_EQ(module_refcount(&ps3vram_emu_module), 0);
+	dma_modules_unload();
 	unit_pci_del(&pdev);
 }
 
@@ -599,7 +636,7 @@ UNIT_TEST(emu_test_ivshmem_unplug_then_rescan)
 	dma_params_default();
 	emu_pci = "0000:00:10.0";
 	live = unit_allocs_live();
-	ASSERT_EQ(ps3vram_dma_init(), 0);
+	ASSERT_EQ(dma_modules_load(), 0);
 	emu_unplug(&pdev);
 	EXPECT_TRUE(ps3vram_dma_engine == NULL);
 	EXPECT_EQ(unit_allocs_live(), live);
@@ -618,7 +655,7 @@ UNIT_TEST(emu_test_ivshmem_unplug_then_rescan)
 	EXPECT_EQ(bar[64], 0x42);
 	ps3vram_dma_slot_put(c, slot);
 	ps3vram_dma_client_destroy(c);
-	ps3vram_dma_exit();
+	dma_modules_unload();
 	EXPECT_EQ(pdev.regions, 0);
 	unit_pci_del(&pdev);
 }
@@ -626,9 +663,9 @@ UNIT_TEST(emu_test_ivshmem_unplug_then_rescan)
 UNIT_TEST(emu_test_without_vram_loads_with_no_engine)
 {
 	dma_params_default();
-	ASSERT_EQ(ps3vram_dma_init(), 0);
+	ASSERT_EQ(dma_modules_load(), 0);
 	EXPECT_TRUE(ps3vram_dma_engine == NULL);
 	EXPECT_TRUE(unit_log_contains("no ivshmem VRAM window"));
 	EXPECT_ERR_PTR(ps3vram_dma_client_create("none", 0), -ENODEV);
-	ps3vram_dma_exit();
+	dma_modules_unload();
 }

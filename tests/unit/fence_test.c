@@ -4,7 +4,7 @@
  * items 2 and 8): a copy that completes while its waiter queues for the
  * engine lock is a success, not a reason to reset; and after a reset no
  * notifier or staging slot of a failed copy is reused before a fence has
- * shown that the GPU is done with them.  The software RSX's emu_late_every
+ * shown that the GPU is done with them.  The software RSX's fail_late
  * plays a copy that was in progress at reset time and lands afterwards.
  */
 #include "dma_fixture.h"
@@ -123,13 +123,13 @@ UNIT_TEST(fence_test_copy_still_pending_under_the_lock_times_out)
 
 static void fence_late_off(void *unused)
 {
-	emu_late_every = 0;
+	dma_fail_every(&emu_fail_late, 0);
 	emu_late_us = 1000;
 }
 
 /*
  * A download times out, but the GPU had started it: its bytes land in the
- * staging slot emu_late_us after the reset.  When the waiter gets its
+ * staging slot late_us after the reset.  When the waiter gets its
  * -ETIMEDOUT the slot must be the client's again: what it writes there
  * next (a page to store, say) must not be overwritten by the late copy.
  */
@@ -140,9 +140,9 @@ UNIT_TEST(fence_test_late_download_cannot_overwrite_a_reused_slot)
 	fence_start();
 	unit_on_cleanup(fence_late_off, NULL);
 	memset(dma_vram(fc, 0), 0xaa, PAGE_SIZE);
-	emu_late_every = 1;
+	dma_fail_every(&emu_fail_late, 1);
 	EXPECT_EQ(ps3vram_dma_download(fc, fs, 0, 0, PAGE_SIZE), -ETIMEDOUT);
-	emu_late_every = 0;
+	dma_fail_every(&emu_fail_late, 0);
 	EXPECT_EQ(dma_stat(PS3VRAM_DMA_TIMEOUTS), 1);
 	EXPECT_EQ(unit_log_count(": injected late copy ("), 1);
 
@@ -174,10 +174,10 @@ UNIT_TEST(fence_test_late_notify_cannot_complete_a_reused_notifier)
 	unit_on_cleanup(fence_late_off, NULL);
 	memset(dma_vram(fc, PAGE_SIZE), 0x77, PAGE_SIZE);
 	memset(fs->buf, 0x11, PAGE_SIZE);
-	emu_late_every = 1;
+	dma_fail_every(&emu_fail_late, 1);
 	ASSERT_EQ(ps3vram_dma_submit(fc, &x, PS3VRAM_DMA_TO_VRAM, fs, 0, 0, PAGE_SIZE), 0);
 	EXPECT_EQ(ps3vram_dma_wait(&x), -ETIMEDOUT);
-	emu_late_every = 0;
+	dma_fail_every(&emu_fail_late, 0);
 
 	/* The next copy, a load, on the lowest free notifier again. */
 	slot = fs->buf;
@@ -198,12 +198,12 @@ UNIT_TEST(fence_test_reset_with_all_notifiers_busy_waits_for_the_late_copy)
 	fence_start();
 	unit_on_cleanup(fence_late_off, NULL);
 	/* The first copy is late; the seven behind it hang with it. */
-	emu_late_every = 1;
+	dma_fail_every(&emu_fail_late, 1);
 	for (i = 0; i < PS3VRAM_NR_NOTIFIERS; i++) {
 		memset(fs->buf + i * 16, 0x20 + i, 16);
 		ASSERT_EQ(ps3vram_dma_submit(fc, &x[i], PS3VRAM_DMA_TO_VRAM, fs,
 					     i * 16, i * 16, 16), 0);
-		emu_late_every = 0;
+		dma_fail_every(&emu_fail_late, 0);
 	}
 	EXPECT_EQ(env.dma->notifier_busy, 0xff);
 	EXPECT_EQ(ps3vram_dma_wait(&x[0]), -ETIMEDOUT);
@@ -276,9 +276,9 @@ UNIT_TEST(fence_test_broken_fence_keeps_the_failed_slot_out_of_use)
 	timeout_ms = 10;
 	emu_late_us = USEC_PER_SEC;
 	memset(dma_vram(fc, 0), 0xaa, PAGE_SIZE);
-	emu_late_every = 1;
+	dma_fail_every(&emu_fail_late, 1);
 	EXPECT_EQ(ps3vram_dma_download(fc, fs, 0, 0, PAGE_SIZE), -ETIMEDOUT);
-	emu_late_every = 0;
+	dma_fail_every(&emu_fail_late, 0);
 	EXPECT_TRUE(unit_log_contains("reset fence did not complete 3 times, giving up"));
 	EXPECT_TRUE(env.dma->broken);
 
@@ -318,9 +318,9 @@ UNIT_TEST(fence_test_quarantine_ends_with_a_fence_that_completes)
 	timeout_ms = 10;
 	emu_late_us = USEC_PER_SEC;
 	second = ps3vram_dma_slot_get(fc);
-	emu_late_every = 1;
+	dma_fail_every(&emu_fail_late, 1);
 	ASSERT_EQ(ps3vram_dma_submit(fc, &x[0], PS3VRAM_DMA_FROM_VRAM, fs, 0, 0, 64), 0);
-	emu_late_every = 0;
+	dma_fail_every(&emu_fail_late, 0);
 	ASSERT_EQ(ps3vram_dma_submit(fc, &x[1], PS3VRAM_DMA_FROM_VRAM, second, 0, 64, 64), 0);
 	EXPECT_EQ(ps3vram_dma_wait(&x[0]), -ETIMEDOUT);
 	EXPECT_EQ(ps3vram_dma_wait(&x[1]), -EIO);

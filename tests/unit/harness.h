@@ -237,6 +237,11 @@ bool unit_sysfs_dir_exists(const char *path);
 int unit_sysfs_u64s(const char *path, u64 *vals, int max);
 
 const char *unit_debugfs_read(const char *path);
+/*
+ * echo @val > the file: a simple attribute's set(), or a value file
+ * (debugfs_create_u32() & co) that its mode lets be written, stored as
+ * its type holds it; -EACCES for anything else, -ENOENT for no file.
+ */
 int unit_debugfs_write_u64(const char *path, u64 val);
 bool unit_debugfs_exists(const char *path);
 

@@ -29,7 +29,7 @@ static void rt_defaults(void *unused)
 {
 	timeout_ms = 200;
 	emu_stall_us = 0;
-	emu_late_every = 0;
+	dma_fail_every(&emu_fail_late, 0);
 	emu_late_us = 1000;
 }
 
@@ -173,9 +173,9 @@ UNIT_TEST(recover_test_heal_releases_the_quarantined_slot)
 	timeout_ms = 10;
 	emu_late_us = 300 * USEC_PER_MSEC;
 	memset(dma_vram(rc, 0), 0xaa, PAGE_SIZE);
-	emu_late_every = 1;
+	dma_fail_every(&emu_fail_late, 1);
 	EXPECT_EQ(ps3vram_dma_download(rc, rs, 0, 0, PAGE_SIZE), -ETIMEDOUT);
-	emu_late_every = 0;
+	dma_fail_every(&emu_fail_late, 0);
 	ASSERT_TRUE(env.dma->broken);
 	old = rs;
 	ps3vram_dma_slot_put(rc, rs);
@@ -257,7 +257,7 @@ UNIT_TEST(recover_test_a_reset_holds_the_fifo_lock_for_seconds_not_minutes)
 
 /*
  * Issue 24, item 7.  A reset rewrites PUT and then GET while the RSX's
- * FIFO reader runs (the emulator's emu_reset_race, on by default): in
+ * FIFO reader runs (the emulator's reset_race, on by default): in
  * between, the reader fetches on from the old GET.  Every reset starts
  * the ring afresh with the same bind and fence, so after one reset and
  * @RT_RACE_COPIES copies, and a second reset and two copies, the words

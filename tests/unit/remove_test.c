@@ -28,6 +28,14 @@ struct rm_backend {
 
 static unsigned int rm_releases;
 
+/*
+ * The module a backend's ops live in, for a test that gives the fake one
+ * (whose hw.owner is NULL otherwise: built in); and the references on it
+ * when its release() ran.
+ */
+static struct module rm_module = { .name = "rm" };
+static int rm_refs_at_release;
+
 static struct rm_backend *to_rm(struct ps3vram_dma_hw *hw)
 {
 	return container_of(hw, struct rm_backend, hw);
@@ -89,6 +97,7 @@ static void rm_release(struct ps3vram_dma_hw *hw)
 	struct rm_backend *b = to_rm(hw);
 
 	rm_releases++;
+	rm_refs_at_release = module_refcount(&rm_module);
 	free_pages_exact(hw->xdr, hw->xdr_size);
 	kfree(b);
 }
@@ -294,4 +303,37 @@ UNIT_TEST(remove_test_destroyed_client_leaves_sysfs_at_once)
 	/* The claim is free for a new client of the same name. */
 	ps3vram_dma_client_destroy(dma_client("held", 1 << 20));
 	kobject_put(&c->kobj);
+}
+
+/*
+ * Every client pins the backend's module, also once the engine is removed:
+ * the last client's destroy runs the backend's release(), code of that
+ * module, and only then lets it go.
+ */
+UNIT_TEST(remove_test_clients_pin_the_backends_module_until_its_release)
+{
+	struct ps3vram_dma_client *a, *b;
+	struct rm_backend *be;
+
+	rm_releases = 0;
+	rm_refs_at_release = -1;
+	be = rm_add();
+	be->hw.owner = &rm_module;
+	a = dma_client("a", RM_VRAM / 2);
+	b = dma_client("b", RM_VRAM / 2);
+	EXPECT_EQ(module_refcount(&rm_module), 2);
+
+	rm_remove(be);
+	EXPECT_EQ(rm_releases, 0);
+	/* Removed, not released: rmmod would still be refused. */
+	EXPECT_EQ(module_refcount(&rm_module), 2);
+	ps3vram_dma_client_destroy(a);
+	EXPECT_EQ(module_refcount(&rm_module), 1);
+	EXPECT_EQ(rm_releases, 0);
+	ps3vram_dma_client_destroy(b);
+	EXPECT_EQ(rm_releases, 1);
+	/* Its own reference was still held while release() ran... */
+	EXPECT_EQ(rm_refs_at_release, 1);
+	/* ...and dropped after it. */
+	EXPECT_EQ(module_refcount(&rm_module), 0);
 }

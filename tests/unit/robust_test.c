@@ -56,8 +56,8 @@ UNIT_TEST(robust_test_download_retries_a_failed_copy)
 	struct ps3vram_dma_robust how;
 
 	rb_start();
-	env.emu->copies = 1;		/* the next copy is the 2nd */
-	emu_timeout_every = 2;
+	dma_fail_every(&emu_fail_hang, 2);
+	emu_fail_hang.count = 1;	/* the next copy is the 2nd */
 	EXPECT_EQ(ps3vram_dma_download_robust(rc, rs, 0, 0, RB_LEN, 0x77,
 					      &how), 0);
 	EXPECT_EQ(how.retries, 1);
@@ -72,7 +72,7 @@ UNIT_TEST(robust_test_download_falls_back_to_the_cpu)
 	struct ps3vram_dma_robust how;
 
 	rb_start();
-	emu_timeout_every = 1;
+	dma_fail_every(&emu_fail_hang, 1);
 	EXPECT_EQ(ps3vram_dma_download_robust(rc, rs, 0, 0, RB_LEN, 0x77,
 					      &how), 0);
 	EXPECT_EQ(how.retries, PS3VRAM_DMA_ROBUST_RETRIES);
@@ -107,7 +107,7 @@ UNIT_TEST(robust_test_upload_falls_back_to_the_cpu)
 	struct ps3vram_dma_robust how;
 
 	rb_start();
-	emu_timeout_every = 1;
+	dma_fail_every(&emu_fail_hang, 1);
 	EXPECT_EQ(ps3vram_dma_upload_robust(rc, rs, 0, 0, RB_LEN, &how), 0);
 	EXPECT_EQ(how.retries, PS3VRAM_DMA_ROBUST_RETRIES);
 	EXPECT_TRUE(how.cpu);
@@ -140,7 +140,7 @@ UNIT_TEST(robust_test_download_cpu_fallback_keeps_the_slot_offset)
 
 	rb_start();
 	buf = rs->buf;
-	emu_timeout_every = 1;
+	dma_fail_every(&emu_fail_hang, 1);
 	EXPECT_EQ(ps3vram_dma_download_robust(rc, rs, 512, 0, RB_LEN, 0x77,
 					      &how), 0);
 	EXPECT_TRUE(how.cpu);
@@ -157,7 +157,7 @@ UNIT_TEST(robust_test_upload_cpu_fallback_keeps_the_slot_offset)
 	rb_start();
 	memset(rs->buf + 512, 0x5e, RB_LEN);
 	memset(dma_vram(rc, 4096), 0, RB_LEN + 16);
-	emu_timeout_every = 1;
+	dma_fail_every(&emu_fail_hang, 1);
 	EXPECT_EQ(ps3vram_dma_upload_robust(rc, rs, 512, 4096, RB_LEN, &how),
 		  0);
 	EXPECT_TRUE(how.cpu);

@@ -4,12 +4,16 @@
  * kernel's round_up() wraps, its ctype is ISO 8859-1, kobjects release at
  * the last put and pin their parent, sysfs_emit_at() refuses to write past
  * the page, a wait with nobody to wake it would block, an injected
- * allocation failure hits exactly the Nth allocation, and a delayed work
- * item runs once its delay has passed, not before, and not twice.
+ * allocation failure hits exactly the Nth allocation, a delayed work
+ * item runs once its delay has passed, not before, and not twice, a
+ * module being unloaded gives no reference, atomic_dec_if_positive() stops
+ * at zero, and a debugfs value file is written only as its mode allows.
  */
 #include <linux/bitmap.h>
 #include <linux/ctype.h>
+#include <linux/debugfs.h>
 #include <linux/kobject.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/vmalloc.h>
@@ -244,4 +248,64 @@ UNIT_TEST(shim_test_mod_delayed_work_moves_the_due_time)
 	unit_clock_advance(8 * NSEC_PER_MSEC);
 	EXPECT_EQ(unit_work_run_due(), 1);
 	EXPECT_EQ(shim_dw_runs, 1);
+}
+
+UNIT_TEST(shim_test_module_references_count_and_a_going_module_gives_none)
+{
+	static struct module mod = { .name = "shim_mod" };
+
+	EXPECT_STREQ(module_name(&mod), "shim_mod");
+	EXPECT_EQ(module_refcount(&mod), 0);
+	EXPECT_TRUE(try_module_get(&mod));
+	EXPECT_TRUE(try_module_get(&mod));
+	EXPECT_EQ(module_refcount(&mod), 2);
+	/* rmmod under way: the references held stay, no new one. */
+	mod.state = MODULE_STATE_GOING;
+	EXPECT_FALSE(try_module_get(&mod));
+	EXPECT_EQ(module_refcount(&mod), 2);
+	mod.state = MODULE_STATE_LIVE;
+	module_put(&mod);
+	module_put(&mod);
+	EXPECT_EQ(module_refcount(&mod), 0);
+	/* Built in: always there, nothing counted. */
+	EXPECT_TRUE(try_module_get(NULL));
+	module_put(NULL);
+	/* Each file is a module of its own, named after KBUILD_MODNAME. */
+	EXPECT_STREQ(module_name(THIS_MODULE), KBUILD_MODNAME);
+}
+
+UNIT_TEST(shim_test_atomic_dec_if_positive_stops_at_zero)
+{
+	atomic_t v = ATOMIC_INIT(2);
+
+	EXPECT_EQ(atomic_dec_if_positive(&v), 1);
+	EXPECT_EQ(atomic_dec_if_positive(&v), 0);
+	EXPECT_EQ(atomic_read(&v), 0);
+	EXPECT_EQ(atomic_dec_if_positive(&v), -1);
+	EXPECT_EQ(atomic_read(&v), 0);
+	atomic_set(&v, -1);
+	EXPECT_EQ(atomic_dec_if_positive(&v), -2);
+	EXPECT_EQ(atomic_read(&v), -1);
+}
+
+UNIT_TEST(shim_test_debugfs_value_files_are_written_as_their_mode_allows)
+{
+	struct dentry *dir = debugfs_create_dir("shim", NULL);
+	unsigned long ul = 7;
+	atomic_t rw = ATOMIC_INIT(1), ro = ATOMIC_INIT(5);
+
+	debugfs_create_ulong("ul", 0600, dir, &ul);
+	debugfs_create_atomic_t("rw", 0600, dir, &rw);
+	debugfs_create_atomic_t("ro", 0444, dir, &ro);
+	EXPECT_STREQ(unit_debugfs_read("shim/ul"), "7\n");
+	EXPECT_EQ(unit_debugfs_write_u64("shim/ul", 500), 0);
+	EXPECT_EQ(ul, 500);
+	/* A signed file takes -1 as echo -1 > it would. */
+	EXPECT_EQ(unit_debugfs_write_u64("shim/rw", -1), 0);
+	EXPECT_STREQ(unit_debugfs_read("shim/rw"), "-1\n");
+	EXPECT_EQ(unit_debugfs_write_u64("shim/ro", 6), -EACCES);
+	EXPECT_EQ(atomic_read(&ro), 5);
+	EXPECT_EQ(unit_debugfs_write_u64("shim", 1), -EACCES);
+	EXPECT_EQ(unit_debugfs_write_u64("shim/none", 1), -ENOENT);
+	debugfs_remove_recursive(dir);
 }

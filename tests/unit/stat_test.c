@@ -122,9 +122,9 @@ UNIT_TEST(stat_test_io_stat_counts_timeouts_failures_resets_and_cpu_access)
 	u8 buf[32] = { };
 
 	stat_start();
-	emu_drop_every = 1;
+	dma_fail_every(&emu_fail_drop, 1);
 	ASSERT_EQ(ps3vram_dma_submit(tc, &lost, PS3VRAM_DMA_TO_VRAM, ts, 0, 0, 16), 0);
-	emu_drop_every = 0;
+	dma_fail_every(&emu_fail_drop, 0);
 	ASSERT_EQ(ps3vram_dma_submit(tc, &other, PS3VRAM_DMA_FROM_VRAM, ts, 0, 0, 16), 0);
 	EXPECT_EQ(ps3vram_dma_wait(&lost), -ETIMEDOUT);
 	EXPECT_EQ(ps3vram_dma_wait(&other), -EIO);
@@ -158,9 +158,9 @@ UNIT_TEST(stat_test_io_stat_counts_submitted_copies_failed_ones_too)
 
 	stat_start();
 	ASSERT_EQ(ps3vram_dma_upload(tc, ts, 0, 0, 4096), 0);
-	emu_drop_every = 1;
+	dma_fail_every(&emu_fail_drop, 1);
 	ASSERT_EQ(ps3vram_dma_submit(tc, &lost, PS3VRAM_DMA_TO_VRAM, ts, 0, 0, 4096), 0);
-	emu_drop_every = 0;
+	dma_fail_every(&emu_fail_drop, 0);
 	ASSERT_EQ(ps3vram_dma_submit(tc, &other, PS3VRAM_DMA_FROM_VRAM, ts, 0, 0, 512), 0);
 	EXPECT_EQ(ps3vram_dma_wait(&lost), -ETIMEDOUT);
 	EXPECT_EQ(ps3vram_dma_wait(&other), -EIO);

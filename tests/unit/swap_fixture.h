@@ -13,10 +13,11 @@
  * obj_read_begin/obj_write, total_size or total_pages, a node for malloc
  * or none), so that a test reads the same on every kernel.
  *
- * swap_start(mb) loads ps3vram_dma as insmod emu_vram_mb=mb would, then
- * ps3vram_swap, and creates one pool as zswap does.  The fixture's cleanup
- * frees what the test left in every pool, destroys them and unloads the
- * module again, so that an aborted test cannot leak.
+ * swap_start(mb) loads ps3vram_dma and the software RSX as modprobe
+ * ps3vram_emu vram_mb=mb would, then ps3vram_swap, and creates one pool as
+ * zswap does.  The fixture's cleanup frees what the test left in every
+ * pool, destroys them and unloads the modules again, so that an aborted
+ * test cannot leak.
  *
  * An object stored by swap_put() or swap_fill() holds swap_pattern() of
  * its own handle: swap_intact() checks a load of it, swap_vram_intact()
@@ -160,13 +161,28 @@ static inline void swap_expect_empty(void)
 	EXPECT_EQ(mm_stat(MM_VRAM_USED), 0);
 }
 
-/* A module parameter of ps3vram_dma, or the test fails. */
+/* A module parameter of ps3vram_dma or ps3vram_emu, or the test fails. */
 static inline unsigned int *swap_dma_param(const char *name)
 {
 	unsigned int *p = dma_engine_param(name);
 
 	ASSERT_TRUE(p);
 	return p;
+}
+
+/*
+ * The software RSX's fault @name ("fail_hang", ...) on every @n-th copy
+ * from now on (0: off), or the test fails.
+ */
+static inline void swap_dma_fail_every(const char *name, unsigned int n)
+{
+	ASSERT_EQ(dma_engine_fail_every(name, n), 0);
+}
+
+/* ... on the next copy only. */
+static inline void swap_dma_fail_next(const char *name)
+{
+	ASSERT_EQ(dma_engine_fail_next(name), 0);
 }
 
 /*
@@ -462,7 +478,7 @@ static inline void swap_unload(void *unused)
 }
 
 /*
- * insmod ps3vram_dma emu_vram_mb=@engine_mb (no engine when 0), then
+ * modprobe ps3vram_emu vram_mb=@engine_mb (no engine when 0), then
  * insmod ps3vram_swap vram_mb=@claim_mb; unloaded after the test.
  */
 static inline void swap_modules_load(unsigned int engine_mb,

@@ -127,21 +127,11 @@ UNIT_TEST(swap_io_test_an_object_lives_in_vram_where_its_handle_says)
 
 /* ---- copy failures ---- */
 
-/* Copies the emulator has run since load: the engine submits each once. */
-static u64 swap_copies(void)
+/* Fail the next copy only, by @fault (fail_hang, fail_drop): not the retry. */
+static void swap_fail_next_copy(const char *fault)
 {
-	return engine_stat(DMA_UPLOADS) + engine_stat(DMA_DOWNLOADS);
-}
-
-/* Fail the next copy only, by @param (emu_timeout_every, emu_drop_every). */
-static void swap_fail_next_copy(const char *param)
-{
-	u64 copies = swap_copies();
-
-	/* Every (n + 1)th copy, n >= 1: the next one, not the retry. */
-	ASSERT_GE(copies, 1);
 	ASSERT_GE(RETRIES, 1);
-	*swap_dma_param(param) = copies + 1;
+	swap_dma_fail_next(fault);
 }
 
 /* The modules, a pool, and copies that give up after 1 ms (fake time). */
@@ -158,7 +148,7 @@ UNIT_TEST(swap_io_test_load_retries_a_download_the_engine_hung_on)
 	void *pool = swap_start_short_timeout();
 	unsigned long h = swap_put(pool, 1500);
 
-	swap_fail_next_copy("emu_timeout_every");
+	swap_fail_next_copy("fail_hang");
 	EXPECT_TRUE(swap_intact(pool, h, 1500));
 	EXPECT_EQ(io_stat(IO_RETRIES_DOWN), 1);
 	EXPECT_EQ(io_stat(IO_CPU_READS), 0);
@@ -173,7 +163,7 @@ UNIT_TEST(swap_io_test_load_falls_back_to_the_cpu_when_every_download_hangs)
 	void *pool = swap_start_short_timeout();
 	unsigned long h = swap_put(pool, 1500);
 
-	*swap_dma_param("emu_timeout_every") = 1;
+	swap_dma_fail_every("fail_hang", 1);
 	EXPECT_TRUE(swap_intact(pool, h, 1500));
 	EXPECT_EQ(io_stat(IO_LOADS), 1);
 	EXPECT_EQ(io_stat(IO_RETRIES_DOWN), RETRIES);
@@ -190,7 +180,7 @@ UNIT_TEST(swap_io_test_store_retries_an_upload_the_engine_hung_on)
 
 	swap_put(pool, 10);
 	h = swap_alloc(pool, 1500);
-	swap_fail_next_copy("emu_timeout_every");
+	swap_fail_next_copy("fail_hang");
 	swap_fill(pool, h, 1500);
 	EXPECT_EQ(io_stat(IO_RETRIES_UP), 1);
 	EXPECT_EQ(io_stat(IO_CPU_WRITES), 0);
@@ -204,7 +194,7 @@ UNIT_TEST(swap_io_test_store_falls_back_to_the_cpu_when_every_upload_hangs)
 	void *pool = swap_start_short_timeout();
 	unsigned long h = swap_alloc(pool, 1500);
 
-	*swap_dma_param("emu_timeout_every") = 1;
+	swap_dma_fail_every("fail_hang", 1);
 	swap_fill(pool, h, 1500);
 	EXPECT_EQ(io_stat(IO_STORES), 1);
 	EXPECT_EQ(io_stat(IO_RETRIES_UP), RETRIES);
@@ -213,7 +203,7 @@ UNIT_TEST(swap_io_test_store_falls_back_to_the_cpu_when_every_upload_hangs)
 	EXPECT_TRUE(swap_vram_intact(h, 1500));
 
 	/* The engine back: the object comes back by DMA. */
-	*swap_dma_param("emu_timeout_every") = 0;
+	swap_dma_fail_every("fail_hang", 0);
 	EXPECT_TRUE(swap_intact(pool, h, 1500));
 	EXPECT_EQ(io_stat(IO_CPU_READS), 0);
 	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
@@ -224,12 +214,12 @@ UNIT_TEST(swap_io_test_a_lost_notifier_is_retried)
 	void *pool = swap_start_short_timeout();
 	unsigned long a = swap_put(pool, 800), b;
 
-	swap_fail_next_copy("emu_drop_every");
+	swap_fail_next_copy("fail_drop");
 	EXPECT_TRUE(swap_intact(pool, a, 800));
 	EXPECT_EQ(io_stat(IO_RETRIES_DOWN), 1);
 
 	b = swap_alloc(pool, 800);
-	swap_fail_next_copy("emu_drop_every");
+	swap_fail_next_copy("fail_drop");
 	swap_fill(pool, b, 800);
 	EXPECT_EQ(io_stat(IO_RETRIES_UP), 1);
 	EXPECT_TRUE(swap_vram_intact(b, 800));
@@ -241,7 +231,7 @@ UNIT_TEST(swap_io_test_when_every_notifier_is_lost_the_cpu_finishes_both_ways)
 	void *pool = swap_start_short_timeout();
 	unsigned long h = swap_alloc(pool, 2500);
 
-	*swap_dma_param("emu_drop_every") = 1;
+	swap_dma_fail_every("fail_drop", 1);
 	swap_fill(pool, h, 2500);
 	EXPECT_EQ(io_stat(IO_RETRIES_UP), RETRIES);
 	EXPECT_EQ(io_stat(IO_CPU_WRITES), 1);

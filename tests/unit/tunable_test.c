@@ -132,7 +132,7 @@ UNIT_TEST(tunable_test_nr_notifiers_1_uses_notifier_7_only)
 	dma_params_default();
 	emu_vram_mb = 2;
 	ps3vram_dma_nr_notifiers = 1;
-	ASSERT_EQ(ps3vram_dma_init(), 0);
+	ASSERT_EQ(dma_modules_load(), 0);
 	env.emu = ps3vram_emu_vmalloc;
 	env.dma = ps3vram_dma_engine;
 	unit_on_cleanup(dma_env_stop, NULL);

@@ -103,7 +103,7 @@ UNIT_TEST(wait_test_lost_completion_times_out_and_resets)
 
 	wait_start();
 	memset(ws->buf, 0x61, 64);
-	emu_drop_every = 1;
+	dma_fail_every(&emu_fail_drop, 1);
 	t0 = ktime_get_ns();
 	EXPECT_EQ(wait_upload(0, 64), -ETIMEDOUT);
 	took = ktime_get_ns() - t0;
@@ -118,7 +118,7 @@ UNIT_TEST(wait_test_lost_completion_times_out_and_resets)
 	/* The notifier was given back: all eight are free. */
 	EXPECT_EQ(env.dma->notifier_busy, 0);
 
-	emu_drop_every = 0;
+	dma_fail_every(&emu_fail_drop, 0);
 	memset(ws->buf, 0x62, 64);
 	EXPECT_EQ(wait_upload(64, 64), 0);
 	EXPECT_EQ(*dma_vram(wc, 64), 0x62);
@@ -129,9 +129,9 @@ UNIT_TEST(wait_test_timeout_fails_other_copies_in_flight_with_eio)
 	struct ps3vram_dma_xfer lost = { }, other[2] = { };
 
 	wait_start();
-	emu_drop_every = 1;
+	dma_fail_every(&emu_fail_drop, 1);
 	ASSERT_EQ(ps3vram_dma_submit(wc, &lost, PS3VRAM_DMA_TO_VRAM, ws, 0, 0, 16), 0);
-	emu_drop_every = 0;
+	dma_fail_every(&emu_fail_drop, 0);
 	ASSERT_EQ(ps3vram_dma_submit(wc, &other[0], PS3VRAM_DMA_TO_VRAM, ws, 0, 16, 16), 0);
 	ASSERT_EQ(ps3vram_dma_submit(wc, &other[1], PS3VRAM_DMA_FROM_VRAM, ws, 16, 0, 16), 0);
 
@@ -162,13 +162,13 @@ UNIT_TEST(wait_test_explicit_reset_fails_copies_in_flight_with_eio)
 	EXPECT_EQ(wait_upload(0, 16), 0);
 }
 
-UNIT_TEST(wait_test_emu_timeout_every_hangs_each_nth_copy)
+UNIT_TEST(wait_test_fail_hang_hangs_each_nth_copy)
 {
 	static const int want[] = { 0, 0, -ETIMEDOUT, 0, 0, -ETIMEDOUT, 0 };
 	unsigned int i;
 
 	wait_start();
-	emu_timeout_every = 3;
+	dma_fail_every(&emu_fail_hang, 3);
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
 		memset(ws->buf, 0x10 + i, 16);
 		EXPECT_EQ(wait_upload(i * 16, 16), want[i]);
@@ -182,13 +182,13 @@ UNIT_TEST(wait_test_emu_timeout_every_hangs_each_nth_copy)
 	EXPECT_EQ(dma_stat(PS3VRAM_DMA_RESETS), 2);
 }
 
-UNIT_TEST(wait_test_emu_drop_every_performs_copy_but_loses_notifier)
+UNIT_TEST(wait_test_fail_drop_performs_copy_but_loses_notifier)
 {
 	static const int want[] = { 0, -ETIMEDOUT, 0, -ETIMEDOUT };
 	unsigned int i;
 
 	wait_start();
-	emu_drop_every = 2;
+	dma_fail_every(&emu_fail_drop, 2);
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
 		memset(ws->buf, 0x20 + i, 16);
 		EXPECT_EQ(wait_upload(i * 16, 16), want[i]);
@@ -199,7 +199,7 @@ UNIT_TEST(wait_test_emu_drop_every_performs_copy_but_loses_notifier)
 	EXPECT_FALSE(unit_log_contains("RSX error"));
 }
 
-UNIT_TEST(wait_test_emu_stall_us_delays_every_completion)
+UNIT_TEST(wait_test_stall_us_delays_every_completion)
 {
 	u64 t0;
 	unsigned int i;
@@ -226,13 +226,13 @@ UNIT_TEST(wait_test_eight_copies_complete_on_their_own_notifiers)
 	wait_start();
 	for (i = 0; i < PS3VRAM_NR_NOTIFIERS; i++) {
 		/* Copy 4's notifier is never written. */
-		emu_drop_every = i == 4;
+		dma_fail_every(&emu_fail_drop, i == 4);
 		memset(ws->buf + i * 16, 0x30 + i, 16);
 		ASSERT_EQ(ps3vram_dma_submit(wc, &x[i], PS3VRAM_DMA_TO_VRAM, ws,
 					     i * 16, i * 16, 16), 0);
 		seen |= 1U << x[i].notifier;
 	}
-	emu_drop_every = 0;
+	dma_fail_every(&emu_fail_drop, 0);
 	EXPECT_EQ(seen, 0xff);
 	EXPECT_EQ(env.dma->notifier_busy, 0xff);
 	EXPECT_EQ(dma_stat(PS3VRAM_DMA_NOTIFIER_STALLS), 0);
@@ -296,10 +296,10 @@ static u64 wait_ninth_behind_stuck_copies(struct ps3vram_dma_xfer *x)
 	unsigned int i;
 	u64 t0, took;
 
-	emu_drop_every = 1;
+	dma_fail_every(&emu_fail_drop, 1);
 	for (i = 0; i < PS3VRAM_NR_NOTIFIERS; i++)
 		EXPECT_EQ(ps3vram_dma_submit(wc, &x[i], PS3VRAM_DMA_TO_VRAM, ws, 0, i * 16, 16), 0);
-	emu_drop_every = 0;
+	dma_fail_every(&emu_fail_drop, 0);
 	t0 = ktime_get_ns();
 	EXPECT_EQ(ps3vram_dma_submit(wc, &x[8], PS3VRAM_DMA_TO_VRAM, ws, 0, 128, 16), 0);
 	took = ktime_get_ns() - t0;
@@ -420,9 +420,9 @@ UNIT_TEST(wait_test_timeout_already_reset_by_another_cpu_does_not_reset_again)
 	env.emu->hw.ops = &flaky_ops;
 	unit_on_cleanup(flaky_restore, NULL);
 
-	emu_drop_every = 1;
+	dma_fail_every(&emu_fail_drop, 1);
 	ASSERT_EQ(ps3vram_dma_submit(wc, &a, PS3VRAM_DMA_TO_VRAM, ws, 0, 0, 16), 0);
-	emu_drop_every = 0;
+	dma_fail_every(&emu_fail_drop, 0);
 	race_deadline = ktime_get_ns() + (u64)timeout_ms * NSEC_PER_MSEC;
 	race_armed = true;
 	EXPECT_EQ(ps3vram_dma_wait(&a), -ETIMEDOUT);
@@ -456,10 +456,10 @@ UNIT_TEST(wait_test_done_reports_completion_without_waiting)
 	EXPECT_EQ(ps3vram_dma_wait(&a), 0);
 	EXPECT_EQ(ktime_get_ns(), t0);
 
-	emu_drop_every = 1;
+	dma_fail_every(&emu_fail_drop, 1);
 	ASSERT_EQ(ps3vram_dma_submit(wc, &a, PS3VRAM_DMA_TO_VRAM, ws, 0, 0,
 				     16), 0);
-	emu_drop_every = 0;
+	dma_fail_every(&emu_fail_drop, 0);
 	unit_clock_advance(2ULL * timeout_ms * NSEC_PER_MSEC);
 	EXPECT_FALSE(ps3vram_dma_done(&a));
 	EXPECT_EQ(ps3vram_dma_wait(&a), -ETIMEDOUT);

@@ -17,6 +17,7 @@
 #include <linux/device.h>
 #include <linux/kobject.h>
 #include <linux/list.h>
+#include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/platform_device.h>
 #include <linux/sched.h>
@@ -165,6 +166,7 @@ enum unit_debugfs_kind {
 	UNIT_DEBUGFS_ATOMIC,
 	UNIT_DEBUGFS_U32,
 	UNIT_DEBUGFS_U64,
+	UNIT_DEBUGFS_ULONG,
 	UNIT_DEBUGFS_BOOL,
 };
 
@@ -172,6 +174,7 @@ struct dentry {
 	char name[64];
 	struct dentry *parent;
 	enum unit_debugfs_kind kind;
+	umode_t mode;
 	void *data;
 	const struct file_operations *fops;
 	struct list_head node;
@@ -193,7 +196,7 @@ static struct dentry *unit_debugfs_child(struct dentry *parent,
 static struct dentry *unit_debugfs_create(const char *name,
 					  struct dentry *parent,
 					  enum unit_debugfs_kind kind,
-					  void *data,
+					  umode_t mode, void *data,
 					  const struct file_operations *fops)
 {
 	struct dentry *d;
@@ -212,6 +215,7 @@ static struct dentry *unit_debugfs_create(const char *name,
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	d->parent = parent;
 	d->kind = kind;
+	d->mode = mode;
 	d->data = data;
 	d->fops = fops;
 	list_add_tail(&d->node, &unit_debugfs);
@@ -220,38 +224,48 @@ static struct dentry *unit_debugfs_create(const char *name,
 
 struct dentry *debugfs_create_dir(const char *name, struct dentry *parent)
 {
-	return unit_debugfs_create(name, parent, UNIT_DEBUGFS_DIR, NULL, NULL);
+	return unit_debugfs_create(name, parent, UNIT_DEBUGFS_DIR, 0755, NULL,
+				   NULL);
 }
 
 struct dentry *debugfs_create_file(const char *name, umode_t mode,
 				   struct dentry *parent, void *data,
 				   const struct file_operations *fops)
 {
-	return unit_debugfs_create(name, parent, UNIT_DEBUGFS_FOPS, data, fops);
+	return unit_debugfs_create(name, parent, UNIT_DEBUGFS_FOPS, mode, data,
+				   fops);
 }
 
 void debugfs_create_atomic_t(const char *name, umode_t mode,
 			     struct dentry *parent, atomic_t *value)
 {
-	unit_debugfs_create(name, parent, UNIT_DEBUGFS_ATOMIC, value, NULL);
+	unit_debugfs_create(name, parent, UNIT_DEBUGFS_ATOMIC, mode, value,
+			    NULL);
 }
 
 void debugfs_create_u32(const char *name, umode_t mode,
 			struct dentry *parent, u32 *value)
 {
-	unit_debugfs_create(name, parent, UNIT_DEBUGFS_U32, value, NULL);
+	unit_debugfs_create(name, parent, UNIT_DEBUGFS_U32, mode, value, NULL);
 }
 
 void debugfs_create_u64(const char *name, umode_t mode,
 			struct dentry *parent, u64 *value)
 {
-	unit_debugfs_create(name, parent, UNIT_DEBUGFS_U64, value, NULL);
+	unit_debugfs_create(name, parent, UNIT_DEBUGFS_U64, mode, value, NULL);
+}
+
+void debugfs_create_ulong(const char *name, umode_t mode,
+			  struct dentry *parent, unsigned long *value)
+{
+	unit_debugfs_create(name, parent, UNIT_DEBUGFS_ULONG, mode, value,
+			    NULL);
 }
 
 void debugfs_create_bool(const char *name, umode_t mode,
 			 struct dentry *parent, bool *value)
 {
-	unit_debugfs_create(name, parent, UNIT_DEBUGFS_BOOL, value, NULL);
+	unit_debugfs_create(name, parent, UNIT_DEBUGFS_BOOL, mode, value, NULL);
 }
 
 void debugfs_remove_recursive(struct dentry *dentry)
@@ -330,6 +344,10 @@ const char *unit_debugfs_read(const char *path)
 	case UNIT_DEBUGFS_U64:
 		snprintf(text, sizeof(text), "%llu\n", *(u64 *)d->data);
 		return text;
+	case UNIT_DEBUGFS_ULONG:
+		snprintf(text, sizeof(text), "%lu\n",
+			 *(unsigned long *)d->data);
+		return text;
 	case UNIT_DEBUGFS_BOOL:
 		snprintf(text, sizeof(text), "%c\n",
 			 *(bool *)d->data ? 'Y' : 'N');
@@ -344,9 +362,34 @@ int unit_debugfs_write_u64(const char *path, u64 val)
 
 	if (!d)
 		return -ENOENT;
-	if (d->kind != UNIT_DEBUGFS_FOPS || !d->fops->unit_set)
+	if (d->kind == UNIT_DEBUGFS_FOPS) {
+		if (!d->fops->unit_set)
+			return -EACCES;
+		return d->fops->unit_set(d->data, val);
+	}
+	/* A value file: writable as its mode says, truncated to its type. */
+	if (d->kind == UNIT_DEBUGFS_DIR || !(d->mode & 0222))
 		return -EACCES;
-	return d->fops->unit_set(d->data, val);
+	switch (d->kind) {
+	case UNIT_DEBUGFS_ATOMIC:
+		atomic_set(d->data, (int)val);
+		break;
+	case UNIT_DEBUGFS_U32:
+		*(u32 *)d->data = val;
+		break;
+	case UNIT_DEBUGFS_U64:
+		*(u64 *)d->data = val;
+		break;
+	case UNIT_DEBUGFS_ULONG:
+		*(unsigned long *)d->data = val;
+		break;
+	case UNIT_DEBUGFS_BOOL:
+		*(bool *)d->data = val;
+		break;
+	default:
+		return -EACCES;
+	}
+	return 0;
 }
 
 /* ---- PCI ---- */
@@ -488,6 +531,41 @@ void platform_device_unregister(struct platform_device *pdev)
 		return;
 	unit_platform_devices--;
 	kfree(pdev);
+}
+
+/* ---- module references ---- */
+
+/* Every module a reference was ever taken on, newest first. */
+static struct module *unit_modules;
+
+bool try_module_get(struct module *mod)
+{
+	if (!mod)
+		return true;
+	if (!module_is_live(mod))
+		return false;
+	if (!mod->unit_listed) {
+		mod->unit_next = unit_modules;
+		unit_modules = mod;
+		mod->unit_listed = true;
+	}
+	mod->refcnt++;
+	return true;
+}
+
+void module_put(struct module *mod)
+{
+	if (!mod)
+		return;
+	if (WARN(mod->refcnt <= 0, "module_put(%s) of a reference never taken",
+		 mod->name))
+		return;
+	mod->refcnt--;
+}
+
+int module_refcount(struct module *mod)
+{
+	return mod->refcnt;
 }
 
 /* ---- tasks ---- */
@@ -642,6 +720,7 @@ unsigned int unit_shim_leftovers(void)
 {
 	struct dentry *d, *dtmp;
 	unsigned int n = unit_sysfs_leftovers(), i;
+	struct module *mod;
 
 	list_for_each_entry_safe(d, dtmp, &unit_debugfs, node) {
 		printf("#   left in debugfs: %s%s%s\n",
@@ -675,6 +754,13 @@ unsigned int unit_shim_leftovers(void)
 		unit_work_unlink(unit_works);
 		n++;
 	}
+	for (mod = unit_modules; mod; mod = mod->unit_next)
+		if (mod->refcnt) {
+			printf("#   %d references on module %s still held\n",
+			       mod->refcnt, mod->name);
+			mod->refcnt = 0;
+			n++;
+		}
 	if (unit_platform_devices) {
 		printf("#   %u platform devices still registered\n",
 		       unit_platform_devices);

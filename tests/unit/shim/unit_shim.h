@@ -83,6 +83,10 @@ struct wait_queue_head;
 void unit_wait_block(struct wait_queue_head *wq, const char *cond,
 		     const char *file, int line);
 
+/* ---- random numbers (harness.c): harness.h's, for get_random_u32() ---- */
+
+u64 unit_rand(void);
+
 /* ---- printk (shim.c) ---- */
 
 void unit_vprintk(const char *fmt, va_list ap);

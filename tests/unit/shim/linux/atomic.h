@@ -71,6 +71,24 @@ static inline vtype pfx##_cmpxchg(atype *v, vtype old, vtype new)	\
 __UNIT_ATOMIC_OPS(atomic, atomic_t, int)
 __UNIT_ATOMIC_OPS(atomic64, atomic64_t, s64)
 
+/*
+ * Decrement unless that makes it negative; the old value less one either
+ * way (negative: nothing was done), as the kernel's.
+ */
+static inline int atomic_dec_if_positive(atomic_t *v)
+{
+	int old = atomic_read(v), dec;
+
+	do {
+		dec = old - 1;
+		if (dec < 0)
+			break;
+	} while (!__atomic_compare_exchange_n(&v->counter, &old, dec, false,
+					      __ATOMIC_SEQ_CST,
+					      __ATOMIC_RELAXED));
+	return dec;
+}
+
 #define atomic_long_read	atomic64_read
 #define atomic_long_set		atomic64_set
 #define atomic_long_add		atomic64_add

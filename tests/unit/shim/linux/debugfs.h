@@ -26,6 +26,8 @@ void debugfs_create_u32(const char *name, umode_t mode,
 			struct dentry *parent, u32 *value);
 void debugfs_create_u64(const char *name, umode_t mode,
 			struct dentry *parent, u64 *value);
+void debugfs_create_ulong(const char *name, umode_t mode,
+			  struct dentry *parent, unsigned long *value);
 void debugfs_create_bool(const char *name, umode_t mode,
 			 struct dentry *parent, bool *value);
 void debugfs_remove_recursive(struct dentry *dentry);

@@ -32,6 +32,17 @@
 #define module_param(name, type, perm)	module_param_named(name, name, type, perm)
 
 /*
+ * A string copied into @string, a char array of @len bytes (the kernel's
+ * param_set_copystring() refuses a longer one): a test writes the array.
+ */
+#define module_param_string(name, string, len, perm)			\
+	_Static_assert(__builtin_types_compatible_p(typeof(string),	\
+						   char[len]),		\
+		       "module_param_string " #name ": not char[len]");	\
+	_Static_assert(((perm) & ~0777) == 0 && !((perm) & 0002),	\
+		       "module_param_string " #name ": bad permissions")
+
+/*
  * Parameters with their own setter and getter: module_param_cb() defines
  * __unit_param_<name>, which a test drives as a write to
  * /sys/module/.../parameters/<name> (or an insmod argument) would:
