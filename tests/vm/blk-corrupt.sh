@@ -3,8 +3,8 @@
 # shellcheck shell=dash disable=SC1091
 #
 # blk-corrupt: negative controls for the block device's verification.
-# The software RSX flips a bit of every 500th copy (emu_corrupt_every),
-# then skips every 500th copy while reporting it done (emu_lose_every):
+# The software RSX flips a bit of every 500th copy (fail_corrupt), then
+# skips every 500th copy while reporting it done (fail_lose):
 # fio's crc32c verification, which the blk-* scenarios rely on, must catch
 # both.  The correct outcome is the FAIL verdict "corruption caught", and
 # only once faults were injected and fio reported a verification failure
@@ -18,36 +18,37 @@
 
 . /lib/rig.sh
 
-P=/sys/module/ps3vram_dma/parameters
 FAULTS=/sys/kernel/debug/ps3vram_dma/emu/faults
 
-# caught FAULT SEED - fio must fail its verification while FAULT is on
+# caught KIND SEED - fio must fail its verification while the software
+# RSX's fault KIND (rig_emu_fault) is on
 caught()
 {
 	local faults0 f
 
 	faults0=$(cat $FAULTS)
-	echo 500 > "$P/$1"
+	rig_emu_fault "$1" 500
 	if "$RIG_HOST/fio" --name="$1" --filename=/dev/ps3vram \
 		--rw=randwrite --bs=4k --direct=1 --size=32m --randseed="$2" \
 		--verify=crc32c --verify_fatal=1 > /tmp/fio.out 2>&1; then
-		rig_fail "corruption missed: fio verified every block with $1=500," \
+		rig_fail "corruption missed: fio verified every block with fail_$1" \
+			"at every 500th copy," \
 			"$(($(cat $FAULTS) - faults0)) faults injected"
 	fi
-	echo 0 > "$P/$1"
+	rig_emu_fault "$1" 0
 	f=$(($(cat $FAULTS) - faults0))
 	# fio's own verification, not any failure (an I/O error is not a
 	# corruption caught): "crc32c: verify failed at file ...", or
 	# "verify: bad magic header ..." when the header is what changed
 	how=$(grep -m 1 -E 'crc32c: verify failed|verify: bad' /tmp/fio.out) ||
-		rig_fail "fio failed with $1=500, but not its verification:" \
+		rig_fail "fio failed with fail_$1, but not its verification:" \
 			"$(grep -m 1 -E 'err=|error' /tmp/fio.out)"
-	rig_log "$1: fio failed its verification after $f injected faults: $how"
-	[ "$f" -gt 0 ] || rig_fail "fio failed without an injected fault ($1)"
+	rig_log "fail_$1: fio failed its verification after $f injected faults: $how"
+	[ "$f" -gt 0 ] || rig_fail "fio failed without an injected fault (fail_$1)"
 }
 
 modprobe ps3vram size=64M || rig_fail "modprobe ps3vram failed"
 rig_wait_for /dev/ps3vram 5 || rig_fail "no /dev/ps3vram"
-caught emu_corrupt_every 1
-caught emu_lose_every 2
+caught corrupt 1
+caught lose 2
 rig_fail "corruption caught by fio, twice"

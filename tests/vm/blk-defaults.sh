@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash disable=SC1091
 #
-# blk-defaults: on a PS3's 252 MiB of VRAM (emu_vram_mb=252 of the rig's
+# blk-defaults: on a PS3's 252 MiB of VRAM (ps3vram_emu.vram_mb=252 of the rig's
 # 256 MiB window), the block device and the zpool both start at their
 # defaults (issue 24, defect 5).  "modprobe ps3vram" (size=auto) leaves
 # the zpool its 64 MiB; zswap then switches to the ps3vram pool, whose
@@ -11,7 +11,7 @@
 # refused the pool.  Both tiers then take pages of a short workload:
 # swap on /dev/ps3vram above the disk, zswap in front of it.
 #
-# rig: --append "zswap.enabled=1 ps3vram_dma.emu_vram_mb=252" --timeout 600
+# rig: --append "zswap.enabled=1 ps3vram_emu.vram_mb=252" --timeout 600
 # rig-kernels: 6.1 6.12 -- needs zswap's zpool layer (ps3vram_swap), gone since 6.18
 
 . /lib/rig.sh

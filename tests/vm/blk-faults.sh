@@ -26,13 +26,12 @@
 #
 # rig: --append "zswap.enabled=0 zswap.max_pool_percent=10 ps3vram_dma.timeout_ms=20" --bin fio --bin mkfs.ext4 --bin e2fsck --module zram --timeout 900 --tcg multi
 # rig-kernels: 6.1 7.3 -- the block layer's two interfaces; 6.12 builds the same code as 7.3 (queue_limits, BLK_FEAT_*)
-# rig-allow: ps3vram_dma.*(timed out|resetting|RSX error|reset after|removed with|using the CPU|lost|not stored)|ps3vram:.*outside|I/O error, dev ps3vram|Buffer I/O error on dev ps3vram
+# rig-allow: ps3vram_(dma|emu).*(timed out|resetting|RSX error|reset after|removed with|using the CPU|lost|not stored)|ps3vram:.*outside|I/O error, dev ps3vram|Buffer I/O error on dev ps3vram
 
 . /lib/rig.sh
 
 B=/sys/block/ps3vram
 C=/sys/kernel/ps3vram_dma/clients/ps3vram
-P=/sys/module/ps3vram_dma/parameters
 FAULTS=/sys/kernel/debug/ps3vram_dma/emu/faults
 M=/mnt/vram
 Z=/sys/block/zram0
@@ -85,9 +84,9 @@ builtin=""
 [ -n "$builtin" ] || modprobe ps3vram || rig_fail "modprobe ps3vram failed"
 rig_wait_for /dev/ps3vram 5 || rig_fail "no /dev/ps3vram"
 vram_mib=$(($(cat $B/size) >> 11))
-echo 997 > $P/emu_timeout_every
-echo 1499 > $P/emu_drop_every
-echo 2003 > $P/emu_late_every
+rig_emu_fault hang 997
+rig_emu_fault drop 1499
+rig_emu_fault late 2003
 faults0=$(cat $FAULTS)
 pass_faults=$faults0
 pass_t0=$(rig_uptime)
@@ -246,9 +245,9 @@ rig_log "engine: $(cat /sys/kernel/ps3vram_dma/io_stat)"
 	rig_fail "I/O errors under faults: $(cat $B/io_stat)"
 
 # 6. The VRAM goes away: I/O errors, nothing stale, and a clean unload.
-echo 0 > $P/emu_timeout_every
-echo 0 > $P/emu_drop_every
-echo 0 > $P/emu_late_every
+rig_emu_fault hang 0
+rig_emu_fault drop 0
+rig_emu_fault late 0
 echo 1 > /sys/bus/pci/devices/0000:00:10.0/remove
 dd if=/dev/ps3vram of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null &&
 	rig_fail "a read succeeded with the VRAM gone"

@@ -14,7 +14,7 @@
 #
 # rig: --append "zswap.enabled=0" --timeout 900
 # rig-kernels: 6.1 7.3 -- the block layer's two interfaces; 6.12 builds the same code as 7.3 (queue_limits, BLK_FEAT_*)
-# rig-allow: ps3vram_dma.*(removed with [0-9]+ clients)|ps3vram:.*(engine was removed|new engine|lost with the engine|failed)|I/O error, dev ps3vram|Buffer I/O error on dev ps3vram
+# rig-allow: ps3vram_(dma|emu).*(removed with [0-9]+ clients)|ps3vram:.*(engine was removed|new engine|lost with the engine|failed)|I/O error, dev ps3vram|Buffer I/O error on dev ps3vram
 
 . /lib/rig.sh
 

@@ -19,7 +19,7 @@
 #     Reporting success instead hands swap the poison the failed read
 #     left in the page: a MISMATCH, which fails the run.
 #
-# Lost and corrupted copies (emu_lose_every, emu_corrupt_every) are not
+# Lost and corrupted copies (fail_lose, fail_corrupt) are not
 # here: the RSX reports them done, so no driver can tell; blk-corrupt
 # shows that fio's verification catches them.
 #
@@ -33,12 +33,11 @@
 #
 # rig: --append "zswap.enabled=0 ps3vram_dma.timeout_ms=20" --timeout 900
 # rig-kernels: 6.1 7.3 -- rw_page (6.1) and the block layer's synchronous bios (7.3); 6.12 builds the same code as 7.3 (queue_limits, BLK_FEAT_*)
-# rig-allow: ps3vram_dma.*(timed out|resetting|RSX error|reset after|removed with|using the CPU|lost|not stored)|(Read|Write)-error on swap-device|I/O error, dev ps3vram
+# rig-allow: ps3vram_(dma|emu).*(timed out|resetting|RSX error|reset after|removed with|using the CPU|lost|not stored)|(Read|Write)-error on swap-device|I/O error, dev ps3vram
 
 . /lib/rig.sh
 
 B=/sys/block/ps3vram
-P=/sys/module/ps3vram_dma/parameters
 FAULTS=/sys/kernel/debug/ps3vram_dma/emu/faults
 CG=/sys/fs/cgroup
 BENCH=$CG/bench
@@ -102,9 +101,9 @@ rig_log "cgroup memory.max $limit MiB, swapbench $mib MiB:" \
 	"at least $least pages swapped out per pass"
 
 # 1. Recovered faults: every page verifies, no I/O error.
-echo 97 > $P/emu_timeout_every
-echo 149 > $P/emu_drop_every
-echo 211 > $P/emu_late_every
+rig_emu_fault hang 97
+rig_emu_fault drop 149
+rig_emu_fault late 211
 faults0=$(cat $FAULTS)
 out0=$(rig_vmstat pswpout)
 in0=$(rig_vmstat pswpin)
@@ -114,9 +113,9 @@ rig_log "swapbench $mib MiB, 2 passes, under recoverable faults"
 sh -c "$IN_CG" sh swapbench -s "$mib" -p 2 -o mixed -d mixed -S 7 -q \
 	> $SB_LOG 2>&1 || rc=$?
 cat $SB_LOG
-echo 0 > $P/emu_timeout_every
-echo 0 > $P/emu_drop_every
-echo 0 > $P/emu_late_every
+rig_emu_fault hang 0
+rig_emu_fault drop 0
+rig_emu_fault late 0
 [ "$rc" = 0 ] || rig_fail "swapbench exit $rc under recoverable faults"
 verified=$(sed -n 's/^swapbench: PASS .*verified=\([0-9]*\).*/\1/p' $SB_LOG)
 [ "$verified" = $((mib * 256 * 2)) ] ||

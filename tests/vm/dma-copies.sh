@@ -3,19 +3,19 @@
 # shellcheck shell=dash disable=SC1091
 #
 # dma-copies: the software RSX binds the ivshmem VRAM window it is told to
-# (ps3vram_dma.emu_pci=0000:00:10.0 on the kernel command line, which
+# (ps3vram_emu.pci=0000:00:10.0 on the kernel command line, which
 # modprobe must apply); 100,000 random copies (64 B - 4 KiB, random offsets over all 256 MiB)
 # from two clients on every CPU read back bit-identical; with injected
 # hangs the caller gets -ETIMEDOUT, the engine resets and the copies that
 # follow succeed; dropped notifiers and stalls are survived the same way,
-# and so are late copies (emu_late_every: a hung copy lands after the
+# and so are late copies (fail_late: a hung copy lands after the
 # reset), which must not corrupt what the copies after the reset moved.
 # Negative controls: with corrupted or lost copies injected (reported done
 # by the RSX) the test must see mismatches.
 # tests/run-check also runs it with --smp 1.
 #
 # rig: --timeout 900 --no-swap --tcg multi
-# rig-allow: ps3vram_dma.*(timed out|resetting|RSX error|reset after)
+# rig-allow: ps3vram_(dma|emu).*(timed out|resetting|RSX error|reset after)
 
 . /lib/rig.sh
 
@@ -77,34 +77,35 @@ run_copies()
 	LAST=$result
 }
 
-# expect_mismatches N FAULT EVERY - with FAULT injected at every EVERYth
-# copy, a run of N copies must fail and count mismatches
+# expect_mismatches N KIND EVERY - with the software RSX's fault KIND
+# (rig_emu_fault) injected at every EVERYth copy, a run of N copies must
+# fail and count mismatches
 expect_mismatches()
 {
 	local f0 result
 
-	echo "$3" > "$P/$2"
+	rig_emu_fault "$2" "$3"
 	f0=$(faults)
 	echo "$1" > $T/run &&
-		rig_fail "$2: the run passed: $(cat $T/result)"
-	echo 0 > "$P/$2"
+		rig_fail "fail_$2: the run passed: $(cat $T/result)"
+	rig_emu_fault "$2" 0
 	result=$(cat $T/result)
-	rig_log "$2=$3: $result, $(($(faults) - f0)) faults"
+	rig_log "fail_$2 every $3: $result, $(($(faults) - f0)) faults"
 	[ "$(field mismatches "$result")" -ge 1 ] ||
-		rig_fail "$2: no mismatches: $result"
-	[ "$(($(faults) - f0))" -ge 1 ] || rig_fail "$2: nothing injected"
+		rig_fail "fail_$2: no mismatches: $result"
+	[ "$(($(faults) - f0))" -ge 1 ] || rig_fail "fail_$2: nothing injected"
 }
 
 PCI=0000:00:10.0
-grep -q "ps3vram_dma.emu_pci=$PCI" /proc/cmdline ||
-	rig_fail "no ps3vram_dma.emu_pci=$PCI on the command line"
-modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
-[ "$(cat $P/emu_pci)" = $PCI ] ||
-	rig_fail "modprobe did not apply emu_pci from /proc/cmdline: '$(cat $P/emu_pci)'"
+grep -q "ps3vram_emu.pci=$PCI" /proc/cmdline ||
+	rig_fail "no ps3vram_emu.pci=$PCI on the command line"
+modprobe ps3vram_emu || rig_fail "modprobe ps3vram_emu failed"
+[ "$(cat "$RIG_EMU/pci")" = $PCI ] ||
+	rig_fail "modprobe did not apply pci from /proc/cmdline: '$(cat "$RIG_EMU/pci")'"
 drv=$(readlink /sys/bus/pci/devices/$PCI/driver) ||
 	rig_fail "no driver bound to $PCI"
-[ "${drv##*/}" = ps3vram_dma_emu ] || rig_fail "$PCI is bound to $drv"
-rig_log "$PCI bound to ${drv##*/}, emu_pci=$(cat $P/emu_pci)"
+[ "${drv##*/}" = ps3vram_emu ] || rig_fail "$PCI is bound to $drv"
+rig_log "$PCI bound to ${drv##*/}, pci=$(cat "$RIG_EMU/pci")"
 modprobe ps3vram_dma_test || rig_fail "modprobe ps3vram_dma_test failed"
 [ "$(cat /sys/kernel/ps3vram_dma/backend)" = emu ] ||
 	rig_fail "engine backend is not the emulator"
@@ -117,7 +118,7 @@ run_copies 100000
 
 rig_log "injected hangs: every 2000th copy, 20 ms timeout"
 echo 20 > $P/timeout_ms
-echo 2000 > $P/emu_timeout_every
+rig_emu_fault hang 2000
 resets=$(rig_column 7 /sys/kernel/ps3vram_dma/io_stat)
 f0=$(faults)
 e0=$(engine_failed)
@@ -125,38 +126,38 @@ run_copies 20000
 expect_failed_copies "$f0" "$e0"
 [ "$(rig_column 7 /sys/kernel/ps3vram_dma/io_stat)" -gt "$resets" ] ||
 	rig_fail "no engine reset after a timeout"
-echo 0 > $P/emu_timeout_every
+rig_emu_fault hang 0
 
 rig_log "injected lost notifiers: every 1000th copy"
-echo 1000 > $P/emu_drop_every
+rig_emu_fault drop 1000
 f0=$(faults)
 e0=$(engine_failed)
 run_copies 10000
 expect_failed_copies "$f0" "$e0"
-echo 0 > $P/emu_drop_every
+rig_emu_fault drop 0
 
 rig_log "injected late copies: every 2000th hangs, lands 5 ms after the reset"
-echo 5000 > $P/emu_late_us
-echo 2000 > $P/emu_late_every
+echo 5000 > "$RIG_EMU/late_us"
+rig_emu_fault late 2000
 f0=$(faults)
 e0=$(engine_failed)
 run_copies 20000
 expect_failed_copies "$f0" "$e0"
-echo 0 > $P/emu_late_every
+rig_emu_fault late 0
 
 rig_log "injected stalls: 1 ms per copy, 100 us spin budget"
 echo 100 > $P/spin_us
-echo 1000 > $P/emu_stall_us
+echo 1000 > "$RIG_EMU/stall_us"
 slept=$(rig_column 2 /sys/kernel/ps3vram_dma/wait_stat)
 run_copies 1000
 [ "$(field timeouts "$LAST")" = 0 ] || rig_fail "a 1 ms stall timed out"
 [ "$(rig_column 2 /sys/kernel/ps3vram_dma/wait_stat)" -gt "$slept" ] ||
 	rig_fail "stalled waits did not leave the spin phase"
-echo 0 > $P/emu_stall_us
+echo 0 > "$RIG_EMU/stall_us"
 
 rig_log "negative controls: corrupted and lost copies are seen"
-expect_mismatches 2000 emu_corrupt_every 100
-expect_mismatches 2000 emu_lose_every 100
+expect_mismatches 2000 corrupt 100
+expect_mismatches 2000 lose 100
 
 rig_log "after the faults: a clean run"
 run_copies 10000

@@ -4,7 +4,7 @@
 #
 # dma-slot-budget: the engine's stress test leaves staging slots for the
 # other clients, and finishes on stripes of a single copy.  On the
-# smallest staging buffer (emu_xdr_kb=128: 16 slots) the test's threads
+# smallest staging buffer (ps3vram_emu.xdr_kb=128: 16 slots) the test's threads
 # run while the slots in use are sampled: never more than the test's budget
 # of 8 (holding 8 per thread for the whole run, it took all 16), and the
 # block device beside it moves and verifies 4 MiB during the run.  Then,
@@ -12,7 +12,7 @@
 # get stripes of one page, where four extents of a batch cannot help
 # overlapping: the run ends (picking is bounded) and verifies.
 #
-# rig: --append ps3vram_dma.emu_xdr_kb=128 --no-swap --timeout 600 --tcg multi
+# rig: --append ps3vram_emu.xdr_kb=128 --no-swap --timeout 600 --tcg multi
 
 . /lib/rig.sh
 
@@ -38,9 +38,9 @@ expect_clean_run()
 	[ "$(field copies "$result")" -ge "$1" ] || rig_fail "copies short: $result"
 }
 
-rig_modprobe ps3vram_dma ps3vram_dma_test
+rig_modprobe ps3vram_emu ps3vram_dma_test
 [ "$(rig_column 3 $MEM)" -eq 16 ] ||
-	rig_fail "emu_xdr_kb=128 gave $(rig_column 3 $MEM) slots, not 16"
+	rig_fail "xdr_kb=128 gave $(rig_column 3 $MEM) slots, not 16"
 modprobe ps3vram size=16M || rig_fail "modprobe ps3vram size=16M failed"
 
 # 1. two threads per CPU on 16 slots: sampled, never more than the budget

@@ -12,28 +12,29 @@
 #
 # rig: --append "zswap.enabled=1" --timeout 600 --no-swap --tcg multi
 # rig-kernels: 6.1 6.12 -- needs zswap's zpool layer (ps3vram_swap), gone since 6.18
-# rig-allow: ps3vram_dma.*(removed with [0-9]+ clients|thread gave up|timed out|resetting|reset after)|ps3vram_swap.*(cannot|failed)|zswap.*(pool creation failed|ps3vram)
+# rig-allow: ps3vram_(dma|emu).*(removed with [0-9]+ clients|thread gave up|timed out|resetting|reset after)|ps3vram_swap.*(cannot|failed)|zswap.*(pool creation failed|ps3vram)
 
 . /lib/rig.sh
 
-P=/sys/module/ps3vram_dma/parameters
 T=/sys/kernel/debug/ps3vram_dma_test
 PCI=0000:00:10.0
 DEV=/sys/bus/pci/devices/$PCI
 Z=/sys/module/zswap/parameters
 
-modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
+modprobe ps3vram_emu || rig_fail "modprobe ps3vram_emu failed"
 modprobe ps3vram_dma_test || rig_fail "modprobe ps3vram_dma_test failed"
 # Room for the test next to the pool.
 modprobe ps3vram_swap vram_mb=64 || rig_fail "modprobe ps3vram_swap failed"
 [ "$(readlink $DEV/driver)" != "" ] || rig_fail "$PCI is not bound"
-[ "$(cat $P/emu_pci)" = $PCI ] || rig_fail "emu_pci is '$(cat $P/emu_pci)'"
+[ "$(cat "$RIG_EMU/pci")" = $PCI ] || rig_fail "pci is '$(cat "$RIG_EMU/pci")'"
 
 # A zswap pool on ps3vram: a client of the engine that stays.
 echo ps3vram > $Z/zpool || rig_fail "zswap refused the ps3vram zpool"
 [ "$(cat $Z/zpool)" = ps3vram ] || rig_fail "zswap zpool is $(cat $Z/zpool)"
 [ -d /sys/kernel/ps3vram_dma/clients/swap ] ||
 	rig_fail "no swap client: $(ls /sys/kernel/ps3vram_dma/clients)"
+# The GPU cannot be unloaded from under a client.
+rmmod ps3vram_emu 2> /dev/null && rig_fail "ps3vram_emu unloaded under the pool"
 
 # Copies in flight from the test's threads while the device goes.
 echo 5000000 > $T/run 2> /tmp/run.err &
@@ -69,8 +70,10 @@ case "$(cat $T/result)" in
 *) rig_fail "mismatches after the rescan: $(cat $T/result)" ;;
 esac
 rmmod ps3vram_dma_test || rig_fail "rmmod ps3vram_dma_test failed"
-lsmod | grep -q '^ps3vram_swap' || { rmmod ps3vram_dma ||
-	rig_fail "rmmod ps3vram_dma failed"; }
+if ! lsmod | grep -q '^ps3vram_swap'; then
+	rmmod ps3vram_emu || rig_fail "rmmod ps3vram_emu failed"
+	rmmod ps3vram_dma || rig_fail "rmmod ps3vram_dma failed"
+fi
 
 rig_dmesg_check
 rig_pass

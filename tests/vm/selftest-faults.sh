@@ -3,10 +3,10 @@
 # shellcheck shell=dash disable=SC1091
 #
 # selftest-faults: the negative controls of ps3vram-selftest.  With the
-# software RSX flipping a bit of every 1000th copy (emu_corrupt_every),
+# software RSX flipping a bit of every 1000th copy (fail_corrupt),
 # the engine self-test must fail, name the checks that caught it, and
 # not start the swap run.  With every 1000th copy lost while reported
-# done (emu_lose_every) during the swap run, the engine self-test passes
+# done (fail_lose) during the swap run, the engine self-test passes
 # and the swap run must fail: swapbench finds pages that are not what it
 # wrote.  Each time the tool must exit 1 with a FAIL verdict, and only
 # after faults were injected.  The correct outcome is this scenario's
@@ -24,7 +24,6 @@
 
 . /lib/rig.sh
 
-P=/sys/module/ps3vram_dma/parameters
 FAULTS=/sys/kernel/debug/ps3vram_dma/emu/faults
 R=/var/tmp/selftest-report.txt
 OUT=/tmp/selftest.out
@@ -54,13 +53,13 @@ selftest()
 }
 
 # The engine loaded first, so that its faults are on from the start.
-modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
-rig_require_file $P/emu_corrupt_every $P/emu_lose_every $FAULTS
+modprobe ps3vram_emu || rig_fail "modprobe ps3vram_emu failed"
+rig_require_file $FAULTS
 
 rig_log "corrupted copies: the engine self-test must fail"
-echo 1000 > $P/emu_corrupt_every
+rig_emu_fault corrupt 1000
 selftest corrupt
-echo 0 > $P/emu_corrupt_every
+rig_emu_fault corrupt 0
 grep -q '^ps3vram-selftest: FAIL: engine self-test: ' $OUT ||
 	rig_fail "corrupt: not the engine self-test's failure: $(cat $OUT)"
 has '^FAIL (zeroed|pages|upload|download|after-reset) .*bad=[1-9]'
@@ -76,15 +75,16 @@ rig_log "lost copies during the swap run: the swap run must fail"
 		sleep 1
 	done
 	f0=$(cat $FAULTS)
-	echo 1000 > $P/emu_lose_every
+	rig_emu_fault lose 1000
 	while [ $(($(cat $FAULTS) - f0)) -lt 4 ]; do
 		sleep 1
 	done
-	echo 0 > $P/emu_lose_every
-	rig_log "emu_lose_every=1000 until $(($(cat $FAULTS) - f0)) copies were lost"
+	rig_emu_fault lose 0
+	rig_log "fail_lose every 1000th copy until $(($(cat $FAULTS) - f0))" \
+		"copies were lost"
 ) &
 selftest lose
-echo 0 > $P/emu_lose_every
+rig_emu_fault lose 0
 grep -q '^ps3vram-selftest: FAIL: swap run: pages did not verify' $OUT ||
 	rig_fail "lose: not the swap run's failure: $(cat $OUT)"
 has '^result: PASS '

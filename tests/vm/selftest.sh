@@ -4,7 +4,8 @@
 #
 # selftest: ps3vram-selftest, the bring-up kit for the first PS3, run as
 # its owner runs it, with nothing loaded and no option: it loads the
-# engine at its defaults, its self-test passes over all of the VRAM (two
+# engine at its defaults (ps3vram_dma, which finds no RSX here, then the
+# software RSX, ps3vram_emu), its self-test passes over all of the VRAM (two
 # forced resets among its checks), the swap run on /dev/ps3vram (the only
 # swap device) verifies every page and moves pages to VRAM and back, it
 # unloads what it loaded, and the report holds everything a bug report
@@ -31,7 +32,9 @@ io_stat()
 		sed -n 's|^/sys/kernel/ps3vram_dma/io_stat: ||p' | cut -d' ' -f"$2"
 }
 
-[ ! -d /sys/module/ps3vram_dma ] || rig_fail "the engine is loaded already"
+for m in ps3vram_dma ps3vram_emu; do
+	[ ! -d /sys/module/$m ] || rig_fail "$m is loaded already"
+done
 rc=0
 ps3vram-selftest -o $R > $OUT || rc=$?
 # the report on the console, each line marked, for a reader of the log
@@ -44,6 +47,8 @@ grep -q '^ps3vram-selftest: PASS: .*report: '$R $OUT ||
 # What a bug report needs.
 has '^uname: Linux '
 has '^platform|not a PS3'
+has '^ps3vram_dma: loaded \(modprobe ps3vram_dma\)$'
+has '^ps3vram_emu: loaded \(modprobe ps3vram_emu\)$'
 has '^backend: emu$'
 for p in nr_notifiers timeout_ms spin_us; do
 	has "^parameter $p=[0-9]+\$"
@@ -71,7 +76,7 @@ after=$(io_stat "after the self-test" 7)
 has '^swapbench: PASS pages=[0-9]+ verified=[1-9][0-9]* mismatches=0 '
 has '^pages to VRAM [1-9][0-9]*, pages from VRAM [1-9][0-9]*, I/O errors 0$'
 has '^PASS$'
-for m in ps3vram_dma ps3vram_dma_test ps3vram; do
+for m in ps3vram_dma ps3vram_emu ps3vram_dma_test ps3vram; do
 	[ ! -d /sys/module/$m ] || rig_fail "$m left loaded"
 done
 rig_log "$(grep -E '^(PASS|FAIL) |^result|^swapbench:' $R | tr '\n' '|')"

@@ -9,8 +9,8 @@
 # without that option SOAK_MIB below: the 4 GiB per kernel of make check.
 # Text pages at twice RAM: every page compresses, and most touches fault,
 # so that most of the work is VRAM traffic.  Meanwhile the software RSX
-# hangs every 1000th copy (emu_timeout_every, the engine times out and
-# resets) and stalls completions in bursts (emu_stall_us), and a
+# hangs every 1000th copy (fail_hang, the engine times out and resets)
+# and stalls completions in bursts (ps3vram_emu's stall_us), and a
 # background loop swings zswap's max_pool_percent between 1 and 100,
 # switches the zpool between ps3vram and the kernel's default and back, and
 # turns zswap off and on.  It reports traffic, faults injected, pages
@@ -19,7 +19,7 @@
 #
 # rig: --append "zswap.enabled=1 zswap.max_pool_percent=100" --timeout 2400 --disk-iops 0 --disk-bps 0
 # rig-kernels: 6.1 6.12 -- needs zswap's zpool layer (ps3vram_swap), gone since 6.18
-# rig-allow: ps3vram_dma.*(timed out|resetting|RSX error|reset after)
+# rig-allow: ps3vram_(dma|emu).*(timed out|resetting|RSX error|reset after)
 
 . /lib/rig.sh
 
@@ -37,7 +37,7 @@ traffic()
 }
 
 # churn - until $CHURN_ON goes: every 2 s one step of a 40 s cycle of
-# zswap changes and stall bursts (4 s of emu_stall_us twice a cycle); each
+# zswap changes and stall bursts (4 s of stall_us twice a cycle); each
 # state that keeps pages out of VRAM (the 1 % limit, the other zpool,
 # zswap off) lasts one step, so that most of the time pages go to VRAM
 churn()
@@ -49,13 +49,13 @@ churn()
 		step=$((step + 1))
 		case $((step % 20)) in
 		0) echo 1 > $Z/max_pool_percent
-		   echo 500 > $P/emu_stall_us ;;
+		   echo 500 > "$RIG_EMU/stall_us" ;;
 		1) echo 100 > $Z/max_pool_percent ;;
-		2|12) echo 0 > $P/emu_stall_us ;;
+		2|12) echo 0 > "$RIG_EMU/stall_us" ;;
 		5) echo "$default" > $Z/zpool ;;
 		6) echo ps3vram > $Z/zpool ;;
 		10) echo 50 > $Z/max_pool_percent
-		    echo 500 > $P/emu_stall_us ;;
+		    echo 500 > "$RIG_EMU/stall_us" ;;
 		11) echo 100 > $Z/max_pool_percent ;;
 		15) echo N > $Z/enabled ;;
 		16) echo Y > $Z/enabled ;;
@@ -64,7 +64,7 @@ churn()
 	echo 100 > $Z/max_pool_percent
 	echo ps3vram > $Z/zpool
 	echo Y > $Z/enabled
-	echo 0 > $P/emu_stall_us
+	echo 0 > "$RIG_EMU/stall_us"
 }
 
 if gib=$(rig_opt soak_gib); then
@@ -79,15 +79,15 @@ esac
 # Loaded here, not by zswap at boot: the kernel runs modprobe for zswap
 # before /init mounts /proc, so module options on the command line would
 # not reach them.
-modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
+modprobe ps3vram_emu || rig_fail "modprobe ps3vram_emu failed"
 modprobe ps3vram_swap || rig_fail "modprobe ps3vram_swap failed"
 echo ps3vram > /sys/module/zswap/parameters/zpool ||
 	rig_fail "cannot switch zswap to ps3vram"
-rig_require_file $S/io_stat $FAULTS $P/emu_timeout_every $P/emu_stall_us
+rig_require_file $S/io_stat $FAULTS "$RIG_EMU/stall_us"
 rig_modprobe $default
 
 echo 20 > $P/timeout_ms || rig_fail "cannot set timeout_ms"
-echo 1000 > $P/emu_timeout_every || rig_fail "cannot set emu_timeout_every"
+rig_emu_fault hang 1000
 faults0=$(cat $FAULTS)
 traffic0=$(traffic)
 resets0=$(rig_column 7 /sys/kernel/ps3vram_dma/io_stat)
@@ -118,7 +118,7 @@ while [ $(($(traffic) - traffic0)) -lt $target ]; do
 done
 rm -f $CHURN_ON
 wait $churner
-echo 0 > $P/emu_timeout_every
+rig_emu_fault hang 0
 
 secs=$(($(rig_uptime) - t0))
 moved=$(($(traffic) - traffic0))

@@ -10,8 +10,9 @@
 # VRAM by DMA again: counted by the software RSX itself (debugfs
 # emu/landed), not by the driver.  swapbench verifies every page of both
 # runs, the one the stall hit and one after the heal, with no mismatch.
-# The stall is set by time (emu_stall_us against timeout_ms), not every
-# Nth copy: this belongs to make check-full, not to the gate.
+# The stall is set by time (ps3vram_emu's stall_us against ps3vram_dma's
+# timeout_ms), not every Nth copy: this belongs to make check-full, not to
+# the gate.
 #
 # rig: --append "zswap.enabled=1 zswap.zpool=ps3vram zswap.max_pool_percent=130" --timeout 900
 # rig-kernels: 6.1 6.12 -- needs zswap's zpool layer (ps3vram_swap), gone since 6.18
@@ -22,7 +23,7 @@ P=/sys/module/ps3vram_dma/parameters
 R=/sys/kernel/ps3vram_dma/recovery_stat
 L=/sys/kernel/debug/ps3vram_dma/emu/landed
 S=/sys/kernel/ps3vram_swap
-# One second: the most emu_stall_us takes, five timeouts of 200 ms.
+# One second: the most stall_us takes, five timeouts of 200 ms.
 STALL_US=1000000
 # Copy operations into VRAM that show swap traffic reached the GPU.
 TRAFFIC=2000
@@ -104,7 +105,7 @@ healed()
 
 [ -d /sys/module/ps3vram_swap ] ||
 	rig_fail "ps3vram_swap was not loaded at boot"
-rig_require_file $R $L $P/emu_stall_us $P/timeout_ms
+rig_require_file $R $L "$RIG_EMU/stall_us" $P/timeout_ms
 timeout_ms=$(cat $P/timeout_ms)
 [ $((STALL_US / 1000)) -gt $((3 * timeout_ms)) ] ||
 	rig_fail "a stall of $STALL_US us is not three timeouts of $timeout_ms ms"
@@ -121,14 +122,14 @@ v0=$(landed vram_copies)
 until_true 400 "no swap traffic reached VRAM" traffic_since "$v0"
 bench_running $sb || rig_fail "swapbench ended before the stall"
 
-rig_log "stall: emu_stall_us=$STALL_US, timeout_ms=$timeout_ms"
-echo $STALL_US > $P/emu_stall_us
+rig_log "stall: stall_us=$STALL_US, timeout_ms=$timeout_ms"
+echo $STALL_US > "$RIG_EMU/stall_us"
 until_true 120 "the engine never broke under the stall" broke
 rig_log "broken: $(cat $R)"
 # Its retries find the GPU stalled still: none of them heals it.
 sleep 3
 [ "$(recovery heals)" -eq 0 ] || rig_fail "healed while stalled: $(cat $R)"
-echo 0 > $P/emu_stall_us
+echo 0 > "$RIG_EMU/stall_us"
 until_true 60 "the engine never healed" healed
 rig_log "healed: $(cat $R)"
 v1=$(landed vram_copies)

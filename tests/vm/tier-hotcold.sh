@@ -38,7 +38,7 @@ writebacks()
 # Loaded here, not by zswap at boot: the kernel runs modprobe for zswap
 # before /init mounts /proc, so module options on the command line would
 # not reach them.
-modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
+modprobe ps3vram_emu || rig_fail "modprobe ps3vram_emu failed"
 modprobe ps3vram_swap vram_mb=64 || rig_fail "modprobe ps3vram_swap failed"
 echo ps3vram > /sys/module/zswap/parameters/zpool ||
 	rig_fail "cannot switch zswap to ps3vram"

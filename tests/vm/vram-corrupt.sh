@@ -4,7 +4,7 @@
 #
 # vram-corrupt: a negative control through the VRAM path.  The software
 # RSX flips one bit of the middle byte of every 2000th copy
-# (emu_corrupt_every) while swapbench pushes a working set bigger than RAM
+# (fail_corrupt) while swapbench pushes a working set bigger than RAM
 # through zswap/ps3vram.  Its pages are half random, half zero ("half"), so
 # lzo stores the random half as a literal run that covers the middle of
 # every compressed object: the flipped bit decompresses cleanly into a
@@ -23,4 +23,4 @@
 
 . /lib/rig.sh
 
-rig_vram_negative_control emu_corrupt_every 21 half
+rig_vram_negative_control corrupt 21 half

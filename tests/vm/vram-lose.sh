@@ -3,7 +3,7 @@
 # shellcheck shell=dash disable=SC1091
 #
 # vram-lose: a negative control through the VRAM path.  The software
-# RSX skips every 2000th copy but reports it done (emu_lose_every) while
+# RSX skips every 2000th copy but reports it done (fail_lose) while
 # swapbench pushes a working set bigger than RAM through zswap/ps3vram;
 # the end-to-end checks must catch it: swapbench finds a page that is not
 # what it wrote, or zswap fails to decompress one.  The verdict is FAIL,
@@ -19,4 +19,4 @@
 
 . /lib/rig.sh
 
-rig_vram_negative_control emu_lose_every 22 half
+rig_vram_negative_control lose 22 half

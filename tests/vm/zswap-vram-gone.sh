@@ -14,7 +14,7 @@
 #
 # rig: --append "zswap.enabled=1 zswap.max_pool_percent=130" --timeout 900 --tcg multi
 # rig-kernels: 6.1 6.12 -- needs zswap's zpool layer (ps3vram_swap), gone since 6.18
-# rig-allow: ps3vram_dma.*(removed with [0-9]+ clients|thread gave up|timed out|resetting|reset after)
+# rig-allow: ps3vram_(dma|emu).*(removed with [0-9]+ clients|thread gave up|timed out|resetting|reset after)
 
 . /lib/rig.sh
 
@@ -22,7 +22,7 @@ S=/sys/kernel/ps3vram_swap
 DEV=/sys/bus/pci/devices/0000:00:10.0
 Z=/sys/module/zswap/parameters
 
-rig_modprobe ps3vram_dma
+rig_modprobe ps3vram_emu
 rig_modprobe ps3vram_swap
 echo ps3vram > $Z/zpool || rig_fail "zswap refused the ps3vram zpool"
 [ "$(rig_column 4 $S/mm_stat)" -gt 0 ] ||

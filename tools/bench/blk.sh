@@ -109,13 +109,16 @@ awk '{ kbps[$1 " " $2] += $4 / 2; t[$1] = 1 }
 		kbps[x " ps3vram"] / 1000, kbps[x " msleep"] / 1000, kbps[x " udelay"] / 1000,
 		kbps[x " udelay"] / kbps[x " msleep"] }' /tmp/hist | sort
 
-# notifiers N - the engine and /dev/ps3vram afresh, N copies in flight
+# notifiers N - the engine (the software RSX over ps3vram_dma) and
+# /dev/ps3vram afresh, N copies in flight
 notifiers()
 {
 	rmmod ps3vram || rig_fail "rmmod ps3vram failed"
+	rmmod ps3vram_emu || rig_fail "rmmod ps3vram_emu failed"
 	rmmod ps3vram_dma || rig_fail "rmmod ps3vram_dma failed"
 	modprobe ps3vram_dma nr_notifiers="$1" ||
 		rig_fail "modprobe ps3vram_dma nr_notifiers=$1 failed"
+	modprobe ps3vram_emu || rig_fail "modprobe ps3vram_emu failed"
 	modprobe ps3vram size=${MIB}M || rig_fail "modprobe ps3vram failed"
 	rig_wait_for /dev/ps3vram 5 || rig_fail "no /dev/ps3vram"
 	dmesg | grep ' engine: .* notifiers$' | tail -n 1 |

@@ -90,7 +90,7 @@ run()
 		"mib=$MIB"
 }
 
-modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
+modprobe ps3vram_emu || rig_fail "modprobe ps3vram_emu failed"
 modprobe ps3vram_swap || rig_fail "modprobe ps3vram_swap failed"
 ORDER="b c c b"
 [ ! -e $SLEEP_MAPPED ] || ORDER="b c s s c b"

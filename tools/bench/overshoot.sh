@@ -40,7 +40,7 @@ measure()
 	P99=$(hist_pct /tmp/hist 99)
 	echo "BENCH: overshoot policy=$1 spin_us=$(cat $P/spin_us)" \
 		"p50_ns=$P50 p99_ns=$P99 copies=$COPIES" \
-		"setup_ns=$(cat $P/emu_setup_ns) bandwidth_mbs=$(cat $P/emu_bandwidth_mbs)"
+		"setup_ns=$(cat "$RIG_EMU/setup_ns") bandwidth_mbs=$(cat "$RIG_EMU/bandwidth_mbs")"
 }
 
 modprobe ps3vram_dma_test depth=1 threads=1 ||

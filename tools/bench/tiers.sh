@@ -141,7 +141,7 @@ unload()
 zswap_ps3vram()
 {
 	unload ps3vram_swap
-	modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
+	modprobe ps3vram_emu || rig_fail "modprobe ps3vram_emu failed"
 	modprobe ps3vram_swap vram_mb="$1" || rig_fail "modprobe ps3vram_swap failed"
 	echo ps3vram > $Z/zpool || rig_fail "cannot switch zswap to ps3vram"
 	rig_zswap_recommended_percent
@@ -152,7 +152,7 @@ zswap_ps3vram()
 blk()
 {
 	unload ps3vram
-	modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
+	modprobe ps3vram_emu || rig_fail "modprobe ps3vram_emu failed"
 	modprobe ps3vram size="$1" || rig_fail "modprobe ps3vram size=$1 failed"
 	rig_wait_for /dev/ps3vram 5 || rig_fail "no /dev/ps3vram"
 	swap_add /dev/ps3vram 10
@@ -163,7 +163,7 @@ blk()
 # earlier one)
 legacy()
 {
-	modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
+	modprobe ps3vram_emu || rig_fail "modprobe ps3vram_emu failed"
 	modprobe ps3vram_legacy size_mb="$1" wait=udelay ||
 		rig_fail "modprobe ps3vram_legacy failed (make legacy-KVER)"
 	rig_wait_for /dev/ps3vram_legacy 5 || rig_fail "no /dev/ps3vram_legacy"
@@ -186,7 +186,7 @@ zram_off()
 zram()
 {
 	unload ps3vram
-	modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
+	modprobe ps3vram_emu || rig_fail "modprobe ps3vram_emu failed"
 	modprobe ps3vram size=256M || rig_fail "modprobe ps3vram failed"
 	rig_wait_for /dev/ps3vram 5 || rig_fail "no /dev/ps3vram"
 	[ -e $ZRAM ] || rig_modprobe zram

@@ -4,7 +4,7 @@
 #
 # frontswap-corrupt: a negative control for the frontswap backend.  The
 # software RSX flips one bit of every 2000th copy and reports it done
-# (emu_corrupt_every) while swapbench pushes 1.5x RAM of random pages
+# (fail_corrupt) while swapbench pushes 1.5x RAM of random pages
 # through the backend (ps3vram_frontswap.enable=1, zswap off).  Nothing
 # compresses the pages on this path, so the bit lands in a page as it is,
 # and swapbench's end-to-end checksum must find it: the verdict is FAIL
@@ -22,22 +22,21 @@
 . /lib/rig.sh
 
 S=/sys/kernel/ps3vram_frontswap
-P=/sys/module/ps3vram_dma/parameters
 FAULTS=/sys/kernel/debug/ps3vram_dma/emu/faults
 SB_LOG=/tmp/swapbench.log
 
-rig_require_file $S/io_stat $P/emu_corrupt_every $FAULTS
+rig_require_file $S/io_stat $FAULTS
 dmesg | grep -q 'ps3vram_frontswap: frontswap backend:' ||
 	rig_fail "ps3vram_frontswap did not register"
 
 faults0=$(cat $FAULTS)
 loads0=$(rig_column 2 $S/io_stat)
-echo 2000 > $P/emu_corrupt_every || rig_fail "cannot set emu_corrupt_every"
+rig_emu_fault corrupt 2000
 mib=$(($(rig_ram_mib) * 3 / 2))
 rc=0
 rig_swapbench -s "$mib" -p 1 -o random -d random -S 13 -q > $SB_LOG 2>&1 ||
 	rc=$?
-echo 0 > $P/emu_corrupt_every
+rig_emu_fault corrupt 0
 cat $SB_LOG
 
 faults=$(($(cat $FAULTS) - faults0))

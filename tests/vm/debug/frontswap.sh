@@ -10,7 +10,7 @@
 # pages than swap does, and none after swapoff.
 #
 # With the guest option rig.faults=N (run-vm --guest faults=N), the
-# software RSX hangs every Nth copy (emu_timeout_every): uploads that time
+# software RSX hangs every Nth copy (fail_hang): uploads that time
 # out reject their store, downloads are retried after the engine reset,
 # and still every page verifies.
 #
@@ -38,8 +38,7 @@ rig_log "mem_stat (used total): $(cat $S/mem_stat)"
 
 faults=$(rig_opt faults) || faults=0
 if [ "$faults" -gt 0 ]; then
-	echo "$faults" > /sys/module/ps3vram_dma/parameters/emu_timeout_every ||
-		rig_fail "cannot set emu_timeout_every (not the software RSX?)"
+	rig_emu_fault hang "$faults"
 	rig_log "fault injection: every ${faults}th copy hangs the engine"
 fi
 
@@ -59,7 +58,7 @@ loads=$(rig_column 2 $S/io_stat)
 [ "$stores" -gt 10000 ] || rig_fail "only $stores pages stored through frontswap"
 [ "$loads" -gt 10000 ] || rig_fail "only $loads pages loaded through frontswap"
 if [ "$faults" -gt 0 ]; then
-	echo 0 > /sys/module/ps3vram_dma/parameters/emu_timeout_every
+	rig_emu_fault hang 0
 	[ "$(rig_column 7 $S/io_stat)" -gt 0 ] ||
 		rig_fail "no download was retried under fault injection"
 else

@@ -140,6 +140,26 @@ rig_param()
 	cat "$f"
 }
 
+# The software RSX's parameters (stall_us, late_us, setup_ns, ...).
+# shellcheck disable=SC2034 # for the scenarios
+RIG_EMU=/sys/module/ps3vram_emu/parameters
+
+# rig_emu_fault KIND N - the software RSX's fault KIND (hang, late, drop,
+# lose, corrupt: debugfs ps3vram_emu/fail_KIND, a fault_attr) at every Nth
+# copy from now on, with no limit; N=0 turns it off
+rig_emu_fault()
+{
+	local d=/sys/kernel/debug/ps3vram_emu/fail_$1
+
+	[ -d "$d" ] || rig_fail "no $d (ps3vram_emu not loaded?)"
+	if [ "$2" = 0 ]; then
+		echo 0 > "$d/probability"
+	else
+		echo "$2" > "$d/interval" && echo -1 > "$d/times" &&
+			echo 0 > "$d/space" && echo 100 > "$d/probability"
+	fi || rig_fail "cannot set fail_$1 to every $2th copy"
+}
+
 # rig_kernel_series - "6.1", "6.12", ... of the running kernel
 rig_kernel_series()
 {
@@ -318,9 +338,9 @@ rig_swapbench()
 	return "$rc"
 }
 
-# rig_vram_negative_control PARAM SEED DATA - the shared body of the vram-*
-# scenarios: set the software RSX's fault mode PARAM (ps3vram_dma
-# parameter, every 2000th copy) and push 1.5 x RAM of swapbench's DATA kind
+# rig_vram_negative_control KIND SEED DATA - the shared body of the vram-*
+# scenarios: turn on the software RSX's fault KIND (rig_emu_fault: corrupt,
+# lose, ..., every 2000th copy) and push 1.5 x RAM of swapbench's DATA kind
 # through zswap/ps3vram; ends in "FAIL: corruption caught: ..." only when
 # faults were injected and pages came back from VRAM, "FAIL: corruption
 # missed" otherwise.  Caught means swapbench found a page that is not what
@@ -331,23 +351,25 @@ rig_swapbench()
 # out, and it powers the guest off.
 rig_vram_negative_control()
 {
-	local fault=$1 seed=$2 data=$3 every=2000 faults0 sb rc=0 bad
-	local s=/sys/kernel/ps3vram_swap p=/sys/module/ps3vram_dma/parameters
+	local kind=$1 seed=$2 data=$3 every=2000 faults0 sb rc=0 bad
+	local s=/sys/kernel/ps3vram_swap
+	local fault=/sys/kernel/debug/ps3vram_emu/fail_$1
 	local faults=/sys/kernel/debug/ps3vram_dma/emu/faults
 	local sb_log=/tmp/swapbench.log
 
 	# Loaded here, not by zswap at boot, so that the scenario's
 	# options apply.
-	modprobe ps3vram_dma || rig_fail "modprobe ps3vram_dma failed"
+	modprobe ps3vram_emu || rig_fail "modprobe ps3vram_emu failed"
 	modprobe ps3vram_swap || rig_fail "modprobe ps3vram_swap failed"
 	echo ps3vram > /sys/module/zswap/parameters/zpool ||
 		rig_fail "cannot switch zswap to ps3vram"
-	rig_require_file "$p/$fault" "$faults" "$s/io_stat"
+	rig_require_file "$fault" "$faults" "$s/io_stat"
 	faults0=$(cat "$faults")
 	rig-kmsg-watch -w "corruption caught" -n "$faults:1:$faults0" \
 		-n "$s/io_stat:2:0" "kernel BUG at mm/zswap" &
-	echo "$every" > "$p/$fault" || rig_fail "cannot set $fault"
-	rig_log "$fault=$(cat "$p/$fault"), swapbench data $data"
+	rig_emu_fault "$kind" "$every"
+	rig_log "fail_$kind: interval $(cat "$fault/interval")," \
+		"probability $(cat "$fault/probability"), swapbench data $data"
 
 	swapbench -s "$(($(rig_ram_mib) * 3 / 2))" -p 2 -o random -d "$data" \
 		-S "$seed" -q > "$sb_log" 2>&1 &
@@ -403,14 +425,14 @@ rig_faulters()
 	# Loaded here, not by zswap at boot: the kernel runs modprobe for zswap
 	# before /init mounts /proc, so module options on the command line would
 	# not reach them.
-	modprobe ps3vram_dma emu_xdr_kb=128 || rig_fail "modprobe ps3vram_dma failed"
+	modprobe ps3vram_emu xdr_kb=128 || rig_fail "modprobe ps3vram_emu failed"
 	modprobe ps3vram_swap || rig_fail "modprobe ps3vram_swap failed"
 	echo ps3vram > /sys/module/zswap/parameters/zpool ||
 		rig_fail "cannot switch zswap to ps3vram"
 	rig_require_file $S/io_stat /sys/kernel/ps3vram_dma/mem_stat
 	slots=$(rig_column 3 /sys/kernel/ps3vram_dma/mem_stat)
 	rig_log "$(nproc) CPUs, $slots staging slots," \
-		"emu_xdr_kb=$(rig_param ps3vram_dma.emu_xdr_kb || echo absent)"
+		"xdr_kb=$(rig_param ps3vram_emu.xdr_kb || echo absent)"
 	echo 60 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null ||
 		rig_log "no hung task detector"
 
@@ -460,8 +482,8 @@ rig_faulters()
 	[ "$loads" -gt $((PROCS * npages / 8)) ] ||
 		rig_fail "only $loads pages loaded from VRAM: not a swap-in storm"
 	# The smallest buffer the emulator accepts: 64 KiB FIFO + 16 slots.
-	[ "$(rig_param ps3vram_dma.emu_xdr_kb)" = 128 ] ||
-		rig_fail "emu_xdr_kb is not 128: the slot fallback was not tested"
+	[ "$(rig_param ps3vram_emu.xdr_kb)" = 128 ] ||
+		rig_fail "xdr_kb is not 128: the slot fallback was not tested"
 	[ "$slots" -le 16 ] || rig_fail "$slots staging slots, not the fallback 16"
 	rig_dmesg_check
 	rig_pass
