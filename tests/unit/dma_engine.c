@@ -12,16 +12,15 @@
  */
 int dma_engine_cpu_dead;
 
-static int dma_engine_cpu_read(struct ps3vram_dma_client *client, void *dst,
-			       u64 vram_off, unsigned int len)
+int dma_engine_cpu_read(struct ps3vram_dma_client *client, void *dst,
+			u64 vram_off, unsigned int len)
 {
 	return dma_engine_cpu_dead ? -ENODEV :
 	       ps3vram_dma_cpu_read(client, dst, vram_off, len);
 }
 
-static int dma_engine_cpu_write(struct ps3vram_dma_client *client,
-				u64 vram_off, const void *src,
-				unsigned int len)
+int dma_engine_cpu_write(struct ps3vram_dma_client *client, u64 vram_off,
+			 const void *src, unsigned int len)
 {
 	return dma_engine_cpu_dead ? -ENODEV :
 	       ps3vram_dma_cpu_write(client, vram_off, src, len);
@@ -101,6 +100,46 @@ int dma_engine_fail_next(const char *name)
 	return 0;
 }
 
+/*
+ * The engine dma_engine_plug() added after the fixture's was removed, over
+ * VRAM of its own, as a second ivshmem device would be: removed (and its
+ * VRAM freed) after the test, before the modules are unloaded.
+ */
+static struct ps3vram_emu *dma_engine_plugged;
+static struct device dma_engine_plugged_dev = { .init_name = "ps3vram_emu.1" };
+
+/* The emulator whose engine is the one clients get now, or had last. */
+static struct ps3vram_emu *dma_engine_emu(void)
+{
+	return dma_engine_plugged ?: env.emu;
+}
+
+static void dma_engine_unplug(void *unused)
+{
+	if (!dma_engine_plugged)
+		return;
+	/* Clients left on it fail with -ENODEV; their owners destroy them. */
+	vfree(ps3vram_emu_destroy(dma_engine_plugged));
+	dma_engine_plugged = NULL;
+}
+
+void dma_engine_plug(unsigned int vram_mb)
+{
+	u64 size = (u64)vram_mb << 20;
+	struct ps3vram_emu *emu;
+	void *vram;
+
+	ASSERT_TRUE(env.held && !dma_engine_plugged);
+	vram = vzalloc(size);
+	ASSERT_TRUE(vram);
+	emu = ps3vram_emu_create(&dma_engine_plugged_dev, vram, size);
+	if (IS_ERR(emu))
+		vfree(vram);
+	ASSERT_PTR_OK(emu);
+	dma_engine_plugged = emu;
+	unit_on_cleanup(dma_engine_unplug, NULL);
+}
+
 void dma_engine_remove(void)
 {
 	if (!env.emu || !env.dma || env.held)
@@ -115,12 +154,17 @@ u64 dma_engine_stat(unsigned int item)
 {
 	if (!env.dma || item >= NR_PS3VRAM_DMA_STATS)
 		return 0;
-	return dma_stat(item);
+	return atomic64_read(&dma_engine_emu()->dma->stat[item]);
 }
 
 u8 *dma_engine_vram(u64 off)
 {
-	return (u8 *)env.emu->vram + off;
+	return (u8 *)dma_engine_emu()->vram + off;
+}
+
+int dma_engine_emu_refs(void)
+{
+	return module_refcount(&ps3vram_emu_module);
 }
 
 void dma_engine_settle(void)

@@ -28,6 +28,16 @@ void dma_engine_unload(void);
 void dma_engine_remove(void);
 
 /*
+ * A new GPU after dma_engine_remove() (the emulator's device plugged in
+ * again): an engine over @vram_mb MiB of fresh, zeroed VRAM, added as the
+ * emulator adds one (ps3vram_dma_engine_add(), so clients' notifiers hear
+ * PS3VRAM_DMA_ENGINE_ADDED); the fault knobs and module parameters are the
+ * same.  dma_engine_vram() and dma_engine_stat() are this engine's from
+ * now on.  Removed after the test, before the modules are unloaded.
+ */
+void dma_engine_plug(unsigned int vram_mb);
+
+/*
  * A uint module parameter of ps3vram_dma ("timeout_ms") or ps3vram_emu
  * ("stall_us") by name, or NULL.
  */
@@ -46,7 +56,10 @@ int dma_engine_fail_next(const char *name);
  * wait_stat, in enum ps3vram_dma_stat_item order. */
 u64 dma_engine_stat(unsigned int item);
 
-/* Emulated VRAM at absolute offset @off, as the GPU sees it. */
+/*
+ * Emulated VRAM at absolute offset @off, as the GPU sees it: of the engine
+ * clients get now (dma_engine_plug()'s once there is one).
+ */
 u8 *dma_engine_vram(u64 off);
 
 /*
@@ -55,6 +68,24 @@ u8 *dma_engine_vram(u64 off);
  * shutdown, an unplugged emulator).  Cleared at the unload.
  */
 extern int dma_engine_cpu_dead;
+
+/*
+ * ps3vram_dma_cpu_read() and _write() as the robust copies call them, that
+ * is failing with -ENODEV while dma_engine_cpu_dead is set: a client
+ * module that calls them itself is compiled with its calls mapped onto
+ * these (block_fixture.h), so that one switch fails every CPU path.
+ */
+struct ps3vram_dma_client;
+int dma_engine_cpu_read(struct ps3vram_dma_client *client, void *dst,
+			u64 vram_off, unsigned int len);
+int dma_engine_cpu_write(struct ps3vram_dma_client *client, u64 vram_off,
+			 const void *src, unsigned int len);
+
+/*
+ * References on the ps3vram_emu module: one per client of its engines,
+ * removed ones included (rmmod ps3vram_emu is refused while there are any).
+ */
+int dma_engine_emu_refs(void);
 
 /* Let every modelled copy finish (advances the fake clock). */
 void dma_engine_settle(void);

@@ -7,9 +7,14 @@
  * allocation failure hits exactly the Nth allocation, a delayed work
  * item runs once its delay has passed, not before, and not twice, a
  * module being unloaded gives no reference, atomic_dec_if_positive() stops
- * at zero, and a debugfs value file is written only as its mode allows.
+ * at zero, a debugfs value file is written only as its mode allows,
+ * memparse() parses as lib/cmdline.c does, bio_for_each_segment() hands
+ * out single-page pieces from where the iterator is, and a disk's sysfs
+ * directory comes and goes with device_add_disk() and del_gendisk().
  */
+#include <linux/bio.h>
 #include <linux/bitmap.h>
+#include <linux/blkdev.h>
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/kobject.h>
@@ -308,4 +313,129 @@ UNIT_TEST(shim_test_debugfs_value_files_are_written_as_their_mode_allows)
 	EXPECT_EQ(unit_debugfs_write_u64("shim", 1), -EACCES);
 	EXPECT_EQ(unit_debugfs_write_u64("shim/none", 1), -ENOENT);
 	debugfs_remove_recursive(dir);
+}
+
+UNIT_TEST(shim_test_memparse_is_the_kernels)
+{
+	static const struct {
+		const char *s;
+		unsigned long long val;
+		unsigned int used;
+	} cases[] = {
+		{ "64M", 64ULL << 20, 3 }, { "1536k", 1536ULL << 10, 5 },
+		{ "0x100000", 1 << 20, 8 }, { "010", 8, 3 }, { "1G\n", 1 << 30, 2 },
+		{ "12Mx", 12ULL << 20, 3 }, { "0x", 0, 1 }, { "M", 0, 1 },
+		/* no sign and no leading space, unlike strtoull() */
+		{ "-1M", 0, 0 }, { " 4M", 0, 0 },
+		/* too large wraps, as simple_strtoull() ignores the overflow */
+		{ "16E", 0, 3 }, { "18446744073709551616", 0, 20 },
+	};
+	unsigned int i;
+	char *end;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		unsigned long long v = memparse(cases[i].s, &end);
+
+		if (v != cases[i].val || end != cases[i].s + cases[i].used)
+			unit_fail("memparse(\"%s\"): %llu after %td, want %llu after %u",
+				  cases[i].s, v, end - cases[i].s, cases[i].val,
+				  cases[i].used);
+	}
+}
+
+UNIT_TEST(shim_test_bio_segments_are_single_pages_from_the_iterator)
+{
+	static u8 mem[3 * PAGE_SIZE] __aligned(PAGE_SIZE);
+	struct page pages[3] = {
+		{ .unit_virtual = mem },
+		{ .unit_virtual = mem + PAGE_SIZE },
+		{ .unit_virtual = mem + 2 * PAGE_SIZE },
+	};
+	struct bio_vec table[2], bv, got[4];
+	struct bvec_iter iter;
+	unsigned int n = 0;
+	struct bio bio;
+
+	bio_init(&bio, NULL, table, ARRAY_SIZE(table), REQ_OP_WRITE);
+	bio.bi_iter.bi_sector = 8;
+	/* 512 bytes into page 0, over all of page 1: a merged bio_vec */
+	__bio_add_page(&bio, &pages[0], 2 * PAGE_SIZE - 512, 512);
+	__bio_add_page(&bio, &pages[2], 1024, 0);
+	bio_for_each_segment(bv, &bio, iter)
+		if (n < ARRAY_SIZE(got))
+			got[n++] = bv;
+	ASSERT_EQ(n, 3);
+	EXPECT_TRUE(got[0].bv_page == &pages[0] && got[0].bv_offset == 512 &&
+		    got[0].bv_len == PAGE_SIZE - 512);
+	EXPECT_TRUE(got[1].bv_page == &pages[1] && got[1].bv_offset == 0 &&
+		    got[1].bv_len == PAGE_SIZE);
+	EXPECT_TRUE(got[2].bv_page == &pages[2] && got[2].bv_len == 1024);
+	/* the driver's iterator is a copy: the bio's own has not moved */
+	EXPECT_EQ(bio.bi_iter.bi_size, 2 * PAGE_SIZE + 512);
+
+	/* split: from 1024 bytes into page 1, to 512 bytes before the end */
+	bio_advance(&bio, PAGE_SIZE + 512);
+	bio.bi_iter.bi_size -= 512;
+	EXPECT_EQ(bio.bi_iter.bi_sector, 8 + (PAGE_SIZE + 512) / 512);
+	n = 0;
+	bio_for_each_segment(bv, &bio, iter)
+		if (n < ARRAY_SIZE(got))
+			got[n++] = bv;
+	ASSERT_EQ(n, 2);
+	EXPECT_TRUE(got[0].bv_page == &pages[1] && got[0].bv_offset == 1024 &&
+		    got[0].bv_len == PAGE_SIZE - 1024);
+	EXPECT_TRUE(got[1].bv_page == &pages[2] && got[1].bv_offset == 0 &&
+		    got[1].bv_len == 512);
+}
+
+static ssize_t shim_disk_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	struct gendisk *disk = container_of(dev, struct gendisk, unit_dev);
+
+	return sysfs_emit(buf, "%s %llu\n", disk->disk_name,
+			  (u64)get_capacity(disk));
+}
+static struct device_attribute dev_attr_shim_disk =
+	__ATTR(shim_disk, 0444, shim_disk_show, NULL);
+static struct attribute *shim_disk_attrs[] = {
+	&dev_attr_shim_disk.attr, NULL
+};
+static const struct attribute_group shim_disk_group = {
+	.attrs = shim_disk_attrs,
+};
+static const struct attribute_group *shim_disk_groups[] = {
+	&shim_disk_group, NULL
+};
+
+static void shim_submit_bio(struct bio *bio)
+{
+	bio_endio(bio);
+}
+
+static const struct block_device_operations shim_fops = {
+	.submit_bio = shim_submit_bio,
+};
+
+UNIT_TEST(shim_test_a_disk_is_in_sysfs_from_add_to_del_and_freed_by_put)
+{
+	struct gendisk *disk = blk_alloc_disk(NUMA_NO_NODE);
+	int major = register_blkdev(0, "shim");
+
+	ASSERT_TRUE(disk);
+	ASSERT_GE(major, 1);
+	EXPECT_TRUE(unit_blkdev_registered("shim"));
+	EXPECT_EQ(register_blkdev(major, "other"), -EBUSY);
+	disk->major = major;
+	disk->fops = &shim_fops;
+	strscpy(disk->disk_name, "shimdisk", sizeof(disk->disk_name));
+	set_capacity(disk, 2048);
+	ASSERT_EQ(device_add_disk(NULL, disk, shim_disk_groups), 0);
+	EXPECT_STREQ(unit_sysfs_read("block/shimdisk/shim_disk"),
+		     "shimdisk 2048\n");
+	del_gendisk(disk);
+	EXPECT_FALSE(unit_sysfs_dir_exists("block/shimdisk"));
+	put_disk(disk);
+	unregister_blkdev(major, "shim");
+	EXPECT_FALSE(unit_blkdev_registered("shim"));
 }

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Kernel services for the code under test: printk into a log buffer,
- * debugfs, seq_file, and fake PCI and platform devices (kobjects and
- * sysfs are in sysfs.c).  Everything a test can observe is reachable
- * through harness.h; everything a test leaves behind is reported by
- * unit_shim_leftovers().
+ * debugfs, seq_file, fake PCI and platform devices, block device majors
+ * and memparse() (kobjects and sysfs are in sysfs.c).  Everything a test
+ * can observe is reachable through harness.h; everything a test leaves
+ * behind is reported by unit_shim_leftovers().
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -12,9 +12,11 @@
 #include <string.h>
 
 #include "../harness.h"
+#include <linux/blkdev.h>
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
+#include <linux/highmem.h>
 #include <linux/kobject.h>
 #include <linux/list.h>
 #include <linux/module.h>
@@ -54,6 +56,83 @@ _U, _U, _U, _U, _U, _U, _U, _P, _U, _U, _U, _U, _U, _U, _U, _L,	/* 208-223 */
 _L, _L, _L, _L, _L, _L, _L, _L, _L, _L, _L, _L, _L, _L, _L, _L,	/* 224-239 */
 _L, _L, _L, _L, _L, _L, _L, _P, _L, _L, _L, _L, _L, _L, _L, _L,	/* 240-255 */
 };
+
+/* ---- lib/vsprintf.c and lib/cmdline.c: numbers in strings ---- */
+
+unsigned long long simple_strtoull(const char *cp, char **endp,
+				   unsigned int base)
+{
+	unsigned long long result = 0;
+	unsigned int val;
+
+	/* _parse_integer_fixup_radix() */
+	if (!base) {
+		if (cp[0] == '0') {
+			if (tolower(cp[1]) == 'x' && isxdigit(cp[2]))
+				base = 16;
+			else
+				base = 8;
+		} else {
+			base = 10;
+		}
+	}
+	if (base == 16 && cp[0] == '0' && tolower(cp[1]) == 'x')
+		cp += 2;
+	/* _parse_integer_limit(); simple_strtoull() lets an overflow wrap */
+	for (;; cp++) {
+		if (*cp >= '0' && *cp <= '9')
+			val = *cp - '0';
+		else if (tolower(*cp) >= 'a' && tolower(*cp) <= 'f')
+			val = tolower(*cp) - 'a' + 10;
+		else
+			break;
+		if (val >= base)
+			break;
+		result = result * base + val;
+	}
+	if (endp)
+		*endp = (char *)cp;
+	return result;
+}
+
+unsigned long long memparse(const char *ptr, char **retptr)
+{
+	char *endptr;
+	unsigned long long ret = simple_strtoull(ptr, &endptr, 0);
+
+	switch (*endptr) {
+	case 'E':
+	case 'e':
+		ret <<= 10;
+		fallthrough;
+	case 'P':
+	case 'p':
+		ret <<= 10;
+		fallthrough;
+	case 'T':
+	case 't':
+		ret <<= 10;
+		fallthrough;
+	case 'G':
+	case 'g':
+		ret <<= 10;
+		fallthrough;
+	case 'M':
+	case 'm':
+		ret <<= 10;
+		fallthrough;
+	case 'K':
+	case 'k':
+		ret <<= 10;
+		endptr++;
+		fallthrough;
+	default:
+		break;
+	}
+	if (retptr)
+		*retptr = endptr;
+	return ret;
+}
 
 /* ---- printk ---- */
 
@@ -714,6 +793,87 @@ unsigned int unit_work_run_due(void)
 	}
 }
 
+/* ---- block device majors: block/genhd.c's major_names ---- */
+
+#define UNIT_MAX_BLKDEVS	4
+/* The dynamic majors, as genhd.c hands them out: 254 downwards to 234. */
+#define UNIT_BLKDEV_DYN_MAX	254
+#define UNIT_BLKDEV_DYN_MIN	234
+
+struct unit_blkdev {
+	unsigned int major;
+	char name[16];
+};
+
+static struct unit_blkdev *unit_blkdevs[UNIT_MAX_BLKDEVS];
+
+static struct unit_blkdev **unit_blkdev_find(unsigned int major)
+{
+	unsigned int i;
+
+	for (i = 0; i < UNIT_MAX_BLKDEVS; i++)
+		if (unit_blkdevs[i] && unit_blkdevs[i]->major == major)
+			return &unit_blkdevs[i];
+	return NULL;
+}
+
+int __register_blkdev(unsigned int major, const char *name,
+		      void (*probe)(dev_t devt))
+{
+	struct unit_blkdev **slot = NULL, *p;
+	unsigned int i;
+
+	might_sleep();
+	if (!major) {
+		for (major = UNIT_BLKDEV_DYN_MAX; major >= UNIT_BLKDEV_DYN_MIN;
+		     major--)
+			if (!unit_blkdev_find(major))
+				break;
+		if (major < UNIT_BLKDEV_DYN_MIN)
+			return -EBUSY;
+	} else if (unit_blkdev_find(major)) {
+		return -EBUSY;
+	}
+	for (i = 0; i < UNIT_MAX_BLKDEVS && !slot; i++)
+		if (!unit_blkdevs[i])
+			slot = &unit_blkdevs[i];
+	if (!slot)
+		return -EBUSY;
+	p = kmalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	p->major = major;
+	strscpy(p->name, name, sizeof(p->name));
+	*slot = p;
+	return major;
+}
+
+void unregister_blkdev(unsigned int major, const char *name)
+{
+	struct unit_blkdev **slot = unit_blkdev_find(major);
+
+	might_sleep();
+	if (WARN(!slot || strcmp((*slot)->name, name),
+	     "unregister_blkdev(%u, %s): not registered so", major, name))
+		return;
+	kfree(*slot);
+	*slot = NULL;
+}
+
+bool unit_blkdev_registered(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < UNIT_MAX_BLKDEVS; i++)
+		if (unit_blkdevs[i] && !strcmp(unit_blkdevs[i]->name, name))
+			return true;
+	return false;
+}
+
+/* ---- kmap_local_page() (highmem.h) ---- */
+
+int unit_kmap_local_depth;
+
 /* ---- what a test left behind ---- */
 
 unsigned int unit_shim_leftovers(void)
@@ -761,6 +921,20 @@ unsigned int unit_shim_leftovers(void)
 			mod->refcnt = 0;
 			n++;
 		}
+	for (i = 0; i < UNIT_MAX_BLKDEVS; i++)
+		if (unit_blkdevs[i]) {
+			printf("#   block major %u (%s) still registered\n",
+			       unit_blkdevs[i]->major, unit_blkdevs[i]->name);
+			kfree(unit_blkdevs[i]);
+			unit_blkdevs[i] = NULL;
+			n++;
+		}
+	if (unit_kmap_local_depth) {
+		printf("#   %d kmap_local_page() mappings not given back\n",
+		       unit_kmap_local_depth);
+		unit_kmap_local_depth = 0;
+		n++;
+	}
 	if (unit_platform_devices) {
 		printf("#   %u platform devices still registered\n",
 		       unit_platform_devices);

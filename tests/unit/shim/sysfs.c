@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Kobjects and an in-memory sysfs for the code under test: kobject_*(),
- * sysfs groups and files, and the tests' reads and writes of them
- * (harness.h).
+ * sysfs groups and files (a kobject's own, or a device's: disks, under
+ * /sys/block), and the tests' reads and writes of them (harness.h).
  *
  * sysfs reads and kobject removal model kernfs "active" references as a
  * lock (class "kn->active"): a show() runs holding it, and removing a
@@ -34,8 +34,13 @@ static struct kobject unit_mm_kobj = {
 	.name = "mm", .refcount = 1,
 	.state_initialized = 1, .state_in_sysfs = 1,
 };
+static struct kobject unit_block_kobj = {
+	.name = "block", .refcount = 1,
+	.state_initialized = 1, .state_in_sysfs = 1,
+};
 struct kobject *kernel_kobj = &unit_kernel_kobj;
 struct kobject *mm_kobj = &unit_mm_kobj;
+struct kobject *unit_sys_block = &unit_block_kobj;
 
 static ssize_t kobj_attr_show(struct kobject *kobj, struct attribute *attr,
 			      char *buf)
@@ -60,17 +65,45 @@ const struct sysfs_ops kobj_sysfs_ops = {
 	.store = kobj_attr_store,
 };
 
+/* drivers/base/core.c's dev_sysfs_ops: a device's attribute files. */
+static ssize_t dev_attr_show(struct kobject *kobj, struct attribute *attr,
+			     char *buf)
+{
+	struct device_attribute *dattr =
+		container_of(attr, struct device_attribute, attr);
+	struct device *dev = container_of(kobj, struct device, kobj);
+
+	return dattr->show ? dattr->show(dev, dattr, buf) : -EIO;
+}
+
+static ssize_t dev_attr_store(struct kobject *kobj, struct attribute *attr,
+			      const char *buf, size_t count)
+{
+	struct device_attribute *dattr =
+		container_of(attr, struct device_attribute, attr);
+	struct device *dev = container_of(kobj, struct device, kobj);
+
+	return dattr->store ? dattr->store(dev, dattr, buf, count) : -EIO;
+}
+
+const struct sysfs_ops unit_dev_sysfs_ops = {
+	.show = dev_attr_show,
+	.store = dev_attr_store,
+};
+
 static void unit_sysfs_roots(void)
 {
 	if (!list_empty(&unit_sysfs))
 		return;
 	list_add_tail(&unit_kernel_kobj.entry, &unit_sysfs);
 	list_add_tail(&unit_mm_kobj.entry, &unit_sysfs);
+	list_add_tail(&unit_block_kobj.entry, &unit_sysfs);
 }
 
 static bool unit_is_root(const struct kobject *kobj)
 {
-	return kobj == &unit_kernel_kobj || kobj == &unit_mm_kobj;
+	return kobj == &unit_kernel_kobj || kobj == &unit_mm_kobj ||
+	       kobj == &unit_block_kobj;
 }
 
 void kobject_init(struct kobject *kobj, const struct kobj_type *ktype)

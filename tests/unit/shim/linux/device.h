@@ -11,14 +11,41 @@ struct device_driver {
 };
 
 /**
- * struct device - just what dev_printk() and drvdata need
+ * struct device - just what dev_printk(), drvdata and sysfs need
  * @init_name: the name dev_name() returns
  * @driver_data: dev_set_drvdata()
+ * @kobj: its sysfs directory, for a device whose code adds one (a disk:
+ *	blkdev.h); the others are in no sysfs here
  */
 struct device {
 	const char *init_name;
 	void *driver_data;
+	struct kobject kobj;
 };
+
+/* A device's attribute file, as include/linux/device.h declares it. */
+struct device_attribute {
+	struct attribute attr;
+	ssize_t (*show)(struct device *dev, struct device_attribute *attr,
+			char *buf);
+	ssize_t (*store)(struct device *dev, struct device_attribute *attr,
+			 const char *buf, size_t count);
+};
+
+#define DEVICE_ATTR(_name, _mode, _show, _store)			\
+	struct device_attribute dev_attr_##_name =			\
+		__ATTR(_name, _mode, _show, _store)
+#define DEVICE_ATTR_RO(_name) \
+	struct device_attribute dev_attr_##_name = __ATTR_RO(_name)
+#define DEVICE_ATTR_RW(_name) \
+	struct device_attribute dev_attr_##_name = __ATTR_RW(_name)
+
+/*
+ * The sysfs_ops of a device's kobject (drivers/base/core.c's dev_sysfs_ops,
+ * shim/sysfs.c): a read of its file calls the device_attribute's show()
+ * with the device.
+ */
+extern const struct sysfs_ops unit_dev_sysfs_ops;
 
 static inline const char *dev_name(const struct device *dev)
 {

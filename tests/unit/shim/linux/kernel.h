@@ -8,6 +8,7 @@
 #ifndef _UNIT_LINUX_KERNEL_H
 #define _UNIT_LINUX_KERNEL_H
 
+#include <linux/kconfig.h>
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/bits.h>
@@ -70,6 +71,16 @@
 	({ unsigned long long _tmp = (ll) + (d) - 1; _tmp / (d); })
 #define roundup(x, y)		((((x) + ((y) - 1)) / (y)) * (y))
 #define rounddown(x, y)		((x) - ((x) % (y)))
+
+/*
+ * As lib/vsprintf.c and lib/cmdline.c (shim.c): base 0 takes 0x and 0
+ * prefixes, there is no sign and no leading space, and a number too large
+ * wraps; memparse() then takes one K, M, G, T, P or E suffix (either
+ * case) and leaves @retptr after it.
+ */
+unsigned long long simple_strtoull(const char *cp, char **endp,
+				   unsigned int base);
+unsigned long long memparse(const char *ptr, char **retptr);
 
 #define upper_32_bits(n)	((u32)(((n) >> 16) >> 16))
 #define lower_32_bits(n)	((u32)((n) & 0xffffffff))

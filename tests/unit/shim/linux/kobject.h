@@ -54,6 +54,8 @@ struct kobj_attribute {
 
 extern struct kobject *kernel_kobj;
 extern struct kobject *mm_kobj;
+/* /sys/block, where a disk's directory is (blkdev.h's device_add_disk()). */
+extern struct kobject *unit_sys_block;
 extern const struct sysfs_ops kobj_sysfs_ops;
 
 void kobject_init(struct kobject *kobj, const struct kobj_type *ktype);

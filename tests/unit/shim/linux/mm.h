@@ -3,11 +3,25 @@
 #define _UNIT_LINUX_MM_H
 
 #include <linux/kernel.h>
+/* The kernel's mm.h has it through mmzone.h and nodemask.h. */
+#include <linux/bitmap.h>
 #include <linux/gfp.h>
+#include <linux/mm_types.h>
+#include <linux/page-flags.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
 /* Fixed for the tests: 256 MiB of RAM. */
 #define totalram_pages()	((unsigned long)(256UL << 20) >> PAGE_SHIFT)
+
+/* No highmem: every page has its address (see mm_types.h). */
+static inline void *page_address(const struct page *page)
+{
+	return page->unit_virtual;
+}
+
+/* Physically contiguous pages are consecutive structs (see mm_types.h). */
+#define nth_page(page, n)	((page) + (n))
 
 #endif

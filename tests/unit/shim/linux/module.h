@@ -56,6 +56,10 @@ static inline const char *module_name(const struct module *mod)
 	static int (*const __unit_initcall_##fn)(void) __maybe_unused = fn
 #define module_exit(fn) \
 	static void (*const __unit_exitcall_##fn)(void) __maybe_unused = fn
+/* Built in, these are initcall levels; in a module each is module_init(). */
+#define device_initcall(fn)		module_init(fn)
+#define device_initcall_sync(fn)	module_init(fn)
+#define late_initcall(fn)		module_init(fn)
 
 #define EXPORT_SYMBOL(sym)	extern typeof(sym) sym
 #define EXPORT_SYMBOL_GPL(sym)	extern typeof(sym) sym

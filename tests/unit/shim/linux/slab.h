@@ -26,6 +26,8 @@
 #define kvfree(p)	kfree(p)
 #define kvmalloc(size, gfp)	kmalloc((size), (gfp))
 #define kvzalloc(size, gfp)	kzalloc((size), (gfp))
+#define kvmalloc_array(n, size, gfp)	kmalloc_array((n), (size), (gfp))
+#define kvcalloc(n, size, gfp)	kcalloc((n), (size), (gfp))
 
 #define kmemdup(src, len, gfp) ({					\
 	size_t __kd_len = (len);					\

@@ -4,21 +4,24 @@
 
 #include <linux/types.h>
 
-/* As lib/string.c: -E2BIG when @src did not fit (the copy is truncated). */
+/*
+ * As lib/string.c: -E2BIG when @src did not fit (the copy is truncated).
+ * Byte by byte, reading nothing of @src past its NUL, as the kernel's
+ * word-at-a-time copy never does where it could fault.
+ */
 static inline ssize_t strscpy(char *dest, const char *src, size_t count)
 {
-	size_t len;
+	size_t i;
 
 	if (count == 0 || count > INT_MAX)
 		return -E2BIG;
-	len = strnlen(src, count);
-	if (len == count) {
-		memcpy(dest, src, count - 1);
-		dest[count - 1] = '\0';
-		return -E2BIG;
+	for (i = 0; i < count; i++) {
+		dest[i] = src[i];
+		if (!src[i])
+			return i;
 	}
-	memcpy(dest, src, len + 1);
-	return len;
+	dest[count - 1] = '\0';
+	return -E2BIG;
 }
 
 /* True when @a and @b are equal, ignoring one trailing newline of either. */

@@ -44,6 +44,8 @@ typedef u64 phys_addr_t;
 typedef phys_addr_t resource_size_t;
 typedef u64 dma_addr_t;
 typedef unsigned long pgoff_t;
+/* 512-byte sectors of a block device. */
+typedef u64 sector_t;
 
 typedef struct {
 	int counter;

@@ -1,0 +1,1134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/ps3vram, drivers/block/ps3vram.c, through its block device
+ * interface: bios of segments anywhere in their pages moved byte for byte
+ * and nothing beside them, unwritten sectors reading as zeroes, a copy
+ * the engine hangs on retried and then done by the CPU, and an I/O error,
+ * never success, when nothing could move the data; unaligned segments
+ * sent to the CPU on purpose and counted; swap's rw_page (kernels up to
+ * 6.2); the engine removed under the disk and a new one claimed, with
+ * what the old VRAM held read as lost until written again; the size
+ * parameter; and the counters of io_stat.
+ *
+ * Built once per block layer interface (blk_test for 6.1, blk_test_v6_3,
+ * ..., see the Makefile), so that the kernel version branches of the
+ * driver are each compiled and run.
+ */
+#include "block_fixture.h"
+
+/* ---- loading: the disk and its size ---- */
+
+UNIT_TEST(blk_test_load_adds_the_disk_with_size_auto)
+{
+	u64 want = blk_auto_size((u64)VRAM_MB * MiB, 0);
+	struct gendisk *disk;
+	char msg[128];
+
+	blk_start(VRAM_MB);
+	disk = ps3vram_blk.disk;
+	ASSERT_TRUE(disk);
+	EXPECT_STREQ(disk->disk_name, "ps3vram");
+	EXPECT_TRUE(disk->unit_added);
+	EXPECT_EQ(blk_bytes(), want);
+	EXPECT_GE(blk_claim_size(), want);
+	/* One minor, no partitions: the udev rules match "ps3vram" itself. */
+	EXPECT_EQ(disk->minors, 1);
+	EXPECT_TRUE(disk->flags & GENHD_FL_NO_PART);
+	EXPECT_TRUE(unit_blkdev_registered("ps3vram"));
+	EXPECT_TRUE(unit_sysfs_dir_exists("block/ps3vram"));
+	/* half of the VRAM for the zpool, or all of it for the disk */
+	if (IS_ENABLED(CONFIG_ZPOOL))
+		snprintf(msg, sizeof(msg), "ps3vram: /dev/ps3vram: %u MiB of VRAM (size=auto: %u MiB left for the zpool)",
+			 VRAM_MB / 2, VRAM_MB / 2);
+	else
+		snprintf(msg, sizeof(msg), "ps3vram: /dev/ps3vram: %u MiB of VRAM (size=auto: all of it)",
+			 VRAM_MB);
+	EXPECT_TRUE(unit_log_contains(msg));
+	/* Nothing happened yet: eleven columns, all zero. */
+	EXPECT_STREQ(unit_sysfs_read(BLK_SYS "io_stat"),
+		     "0 0 0 0 0 0 0 0 0 0 0\n");
+}
+
+/*
+ * The queue as swap and the filesystems see it: page-sized physical
+ * blocks, discard and write-zeroes of any size, non-rotational, and
+ * synchronous (swap-ins skip the swap cache's readahead): by rw_page up to
+ * 6.2, by the queue's flag after.
+ */
+UNIT_TEST(blk_test_queue_has_page_blocks_discard_and_synchronous_swap)
+{
+	struct queue_limits *lim;
+
+	blk_start(VRAM_MB);
+	lim = &ps3vram_blk.disk->queue->limits;
+	EXPECT_EQ(lim->logical_block_size, SECTOR);
+	EXPECT_EQ(lim->physical_block_size, PAGE_SIZE);
+	EXPECT_EQ(lim->io_min, PAGE_SIZE);
+	EXPECT_EQ(lim->max_discard_sectors, UINT_MAX);
+	EXPECT_EQ(lim->max_discard_segments, 1);
+	EXPECT_EQ(lim->discard_granularity, PAGE_SIZE);
+	EXPECT_EQ(lim->max_write_zeroes_sectors, UINT_MAX);
+	EXPECT_TRUE(bdev_nonrot(ps3vram_blk.disk->part0));
+	EXPECT_TRUE(blk_swapon_synchronous());
+}
+
+/* A PS3's 252 MiB, and a small VRAM, where half of it is the most left. */
+UNIT_TEST(blk_test_auto_leaves_the_zpool_its_share_only_as_first_client)
+{
+	static const struct {
+		u64 vram, claimed, zpool, no_zpool;
+	} cases[] = {
+		{ 252ULL * MiB, 0, 188ULL * MiB, 252ULL * MiB },
+		{ 252ULL * MiB, 64ULL * MiB, 252ULL * MiB, 252ULL * MiB },
+		{ 8ULL * MiB, 0, 4ULL * MiB, 8ULL * MiB },
+		{ 5ULL * MiB, 0, 3ULL * MiB, 5ULL * MiB },
+		{ 5ULL * MiB + 4096, 0, 3ULL * MiB, 5ULL * MiB },
+	};
+	unsigned int i;
+	u64 want, got;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		want = IS_ENABLED(CONFIG_ZPOOL) ? cases[i].zpool :
+		       cases[i].no_zpool;
+		got = ps3vram_blk_auto_bytes(cases[i].vram, cases[i].claimed);
+		if (got != want)
+			unit_fail("auto on %llu bytes, %llu claimed: %llu, want %llu",
+				  cases[i].vram, cases[i].claimed, got, want);
+	}
+}
+
+/* Another client first: auto then takes all that is free, no share. */
+UNIT_TEST(blk_test_auto_after_another_client_takes_all_that_is_free)
+{
+	struct ps3vram_dma_client *swap;
+
+	blk_engine_start(VRAM_MB);
+	swap = ps3vram_dma_client_create("swap", 1 * MiB);
+	ASSERT_PTR_OK(swap);
+	ASSERT_EQ(blk_load(NULL), 0);
+	EXPECT_EQ(blk_bytes(), blk_auto_size((u64)VRAM_MB * MiB, 1 * MiB));
+	EXPECT_EQ(blk_bytes(), (VRAM_MB - 1) * MiB);
+	EXPECT_TRUE(unit_log_contains("/dev/ps3vram: 3 MiB of VRAM (size=auto: all that was free)"));
+	blk_unload();
+	ps3vram_dma_client_destroy(swap);
+}
+
+/* size= is rounded up to whole MiB, as the old driver's was. */
+UNIT_TEST(blk_test_size_with_a_suffix_is_rounded_up_to_whole_mib)
+{
+	static const struct {
+		const char *size;
+		u64 mib;
+	} cases[] = {
+		{ "3M", 3 }, { "1536K", 2 }, { "1", 1 }, { "0x100000", 1 },
+		{ "2m\n", 2 }, { "2097153", 3 }, { "auto\n", 0 },
+	};
+	unsigned int i;
+
+	blk_engine_start(VRAM_MB);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		u64 want = cases[i].mib ? cases[i].mib * MiB :
+			   blk_auto_size((u64)VRAM_MB * MiB, 0);
+
+		ASSERT_EQ(blk_load(cases[i].size), 0);
+		if (blk_bytes() != want)
+			unit_fail("size=%s: %llu bytes, want %llu",
+				  cases[i].size, blk_bytes(), want);
+		EXPECT_GE(blk_claim_size(), want);
+		blk_unload();
+	}
+	EXPECT_TRUE(unit_log_contains("/dev/ps3vram: 3 MiB of VRAM\n"));
+	EXPECT_FALSE(unit_log_contains("less than size="));
+}
+
+UNIT_TEST(blk_test_size_larger_than_free_vram_takes_all_that_is_free)
+{
+	struct ps3vram_dma_client *swap;
+
+	blk_engine_start(VRAM_MB);
+	ASSERT_EQ(blk_load("1G"), 0);
+	EXPECT_EQ(blk_bytes(), (u64)VRAM_MB * MiB);
+	EXPECT_TRUE(unit_log_contains("/dev/ps3vram: 4 MiB of VRAM (less than size=, all that was free)"));
+	blk_unload();
+
+	swap = ps3vram_dma_client_create("swap", 1 * MiB);
+	ASSERT_PTR_OK(swap);
+	ASSERT_EQ(blk_load("4M"), 0);
+	EXPECT_EQ(blk_bytes(), 3 * MiB);
+	blk_unload();
+	ps3vram_dma_client_destroy(swap);
+}
+
+/*
+ * What the old driver silently took is refused: no number, trailing
+ * garbage, zero, a size that would wrap when rounded up; and the load
+ * fails with nothing left behind (no disk, no major, no claim).
+ */
+UNIT_TEST(blk_test_a_bad_size_fails_the_load_and_leaves_nothing)
+{
+	static const char *const bad[] = {
+		"foo", "", "0", "M", "12Mx", "autox", "-1M", " 4M", "4M\n\n",
+		"0x", "16E", "18446744073709551615", "18446744073708503041",
+	};
+	unsigned long live;
+	unsigned int i;
+	char msg[64];
+
+	blk_engine_start(VRAM_MB);
+	live = unit_allocs_live();
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		int ret = blk_load(bad[i]);
+
+		if (ret != -EINVAL) {
+			unit_fail("size=\"%s\": load returned %d, want -EINVAL",
+				  bad[i], ret);
+			blk_unload();
+			continue;
+		}
+		snprintf(msg, sizeof(msg), "size=%s: not a size", bad[i]);
+		EXPECT_TRUE(unit_log_contains(msg));
+		EXPECT_FALSE(unit_sysfs_dir_exists("block/ps3vram"));
+		EXPECT_FALSE(unit_sysfs_dir_exists(CLIENT_DIR));
+		EXPECT_FALSE(unit_blkdev_registered("ps3vram"));
+		EXPECT_EQ(unit_allocs_live(), live);
+	}
+}
+
+/* The parser on its own: sysfs's trailing newline, and how it rounds. */
+UNIT_TEST(blk_test_size_parser_rounds_up_and_refuses_what_wraps)
+{
+	static const struct {
+		const char *val;
+		int ret;
+		u64 bytes;
+	} cases[] = {
+		{ "256M", 0, 256ULL * MiB }, { "64M\n", 0, 64ULL * MiB },
+		{ "1G", 0, 1024ULL * MiB }, { "1048577", 0, 2 * MiB },
+		/* the largest that rounds up without wrapping */
+		{ "18446744073708503039", 0, 18446744073708503040ULL },
+		{ "18446744073708503040", -EINVAL },
+		{ "12Mx", -EINVAL }, { "", -EINVAL },
+	};
+	char *saved = size;
+	unsigned int i;
+	u64 bytes;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		size = (char *)cases[i].val;
+		bytes = 0;
+		ret = ps3vram_blk_parse_size(&bytes);
+		if (ret != cases[i].ret ||
+		    (!ret && bytes != cases[i].bytes))
+			unit_fail("size=\"%s\": %d and %llu bytes, want %d and %llu",
+				  cases[i].val, ret, bytes, cases[i].ret,
+				  cases[i].bytes);
+	}
+	size = saved;
+}
+
+UNIT_TEST(blk_test_load_without_an_engine_fails_with_enodev)
+{
+	blk_engine_start(VRAM_MB);
+	dma_engine_remove();
+	EXPECT_EQ(blk_load(NULL), -ENODEV);
+	EXPECT_TRUE(unit_log_contains("cannot claim VRAM: -19 (no ps3vram_dma engine bound)"));
+	EXPECT_FALSE(unit_sysfs_dir_exists("block/ps3vram"));
+	EXPECT_FALSE(unit_blkdev_registered("ps3vram"));
+}
+
+/*
+ * Every allocation of the load failing in turn: the load fails and
+ * unwinds all it did (claim, major, disk, sysfs), until none is left to
+ * fail and it succeeds.
+ */
+UNIT_TEST(blk_test_load_unwinds_each_allocation_that_fails)
+{
+	unsigned long live;
+	unsigned int n;
+	int ret;
+
+	blk_engine_start(VRAM_MB);
+	live = unit_allocs_live();
+	for (n = 1; n < 200; n++) {
+		unit_fail_nth_alloc(n);
+		ret = blk_load(NULL);
+		unit_fail_nth_alloc(0);
+		if (!unit_fail_fired()) {
+			EXPECT_EQ(ret, 0);
+			break;
+		}
+		if (!ret) {
+			/* A failure the load may survive: it must work. */
+			EXPECT_EQ(blk_rw(REQ_OP_WRITE, 0, 0, 0, PAGE_SIZE),
+				  BLK_STS_OK);
+			blk_unload();
+		}
+		if (unit_sysfs_dir_exists("block/ps3vram") ||
+		    unit_sysfs_dir_exists(CLIENT_DIR) ||
+		    unit_blkdev_registered("ps3vram") ||
+		    unit_allocs_live() != live)
+			unit_check(false, true, __FILE__, __LINE__,
+				   "allocation %u failed: load %d left %ld allocations, disk %d, claim %d, major %d",
+				   n, ret, (long)(unit_allocs_live() - live),
+				   unit_sysfs_dir_exists("block/ps3vram"),
+				   unit_sysfs_dir_exists(CLIENT_DIR),
+				   unit_blkdev_registered("ps3vram"));
+	}
+	EXPECT_GT(n, 3);
+	EXPECT_TRUE(blk_loaded);
+}
+
+/* rmmod gives everything back, and hears of engines no more. */
+UNIT_TEST(blk_test_unload_gives_back_the_vram_and_the_notifier)
+{
+	blk_start(VRAM_MB);
+	EXPECT_GT(mem_stat(MEM_CLAIMED), 0);
+	blk_unload();
+	EXPECT_EQ(mem_stat(MEM_CLAIMED), 0);
+	dma_engine_remove();
+	EXPECT_FALSE(unit_log_contains("its engine was removed"));
+}
+
+/* ---- the bytes of a bio ---- */
+
+struct blk_seg {
+	unsigned int page, off, len;
+};
+
+/*
+ * Build a bio of @op at @sector from @nr segments.  For a write, each
+ * segment's memory first gets blk_pattern(@seed + i); what is outside the
+ * segments keeps BLK_FILL.
+ */
+static void blk_bio_of(struct blk_bio *b, enum req_op op, sector_t sector,
+		       const struct blk_seg *seg, unsigned int nr,
+		       unsigned long seed)
+{
+	unsigned int i;
+
+	blk_bio_init(b, op, sector);
+	for (i = 0; i < nr; i++) {
+		if (op == REQ_OP_WRITE)
+			blk_pattern(blk_mem_at(seg[i].page, seg[i].off),
+				    seg[i].len, seed + i);
+		blk_bio_add(b, seg[i].page, seg[i].off, seg[i].len);
+	}
+}
+
+/*
+ * Whole sectors anywhere in their pages, at a sector that is not page
+ * aligned in VRAM: VRAM gets exactly the segments' bytes, one after the
+ * other, and keeps every byte around them; a read split otherwise fills
+ * exactly its segments and leaves the rest of their pages alone.
+ */
+UNIT_TEST(blk_test_segments_at_page_offsets_move_exactly_their_bytes)
+{
+	const struct blk_seg wr[] = {
+		{ 0, SECTOR, SECTOR },
+		{ 1, 0, PAGE_SIZE },
+		{ 2, 3 * SECTOR, 2 * SECTOR },
+		{ 3, PAGE_SIZE - SECTOR, SECTOR },
+		{ 4, PAGE_SIZE / 2, PAGE_SIZE / 2 },
+	};
+	const sector_t at = 9;
+	const u64 off = at * SECTOR;
+	static u8 want[8 * 65536];
+	unsigned int i, total = 0, pos;
+	struct blk_bio b;
+	u64 span;
+	u8 *vram;
+
+	for (i = 0; i < ARRAY_SIZE(wr); i++)
+		total += wr[i].len;
+	span = off + total + 2 * PAGE_SIZE;
+	ASSERT_LE(span, sizeof(want));
+	blk_start(VRAM_MB);
+
+	/* Something in VRAM around the write, to see that it stays. */
+	vram = blk_vram(0);
+	blk_pattern(vram, span, 1);
+	memcpy(want, vram, span);
+	blk_bio_of(&b, REQ_OP_WRITE, at, wr, ARRAY_SIZE(wr), 100);
+	for (i = 0, pos = off; i < ARRAY_SIZE(wr); pos += wr[i++].len)
+		memcpy(want + pos, blk_mem_at(wr[i].page, wr[i].off),
+		       wr[i].len);
+	ASSERT_EQ(blk_submit(&b), BLK_STS_OK);
+	for (i = 0; i < span; i++)
+		if (vram[i] != want[i]) {
+			unit_fail("VRAM byte %u: %#x, want %#x (write of %u bytes at %llu)",
+				  i, vram[i], want[i], total, off);
+			break;
+		}
+	/* A write leaves its memory as it was. */
+	for (i = 0; i < ARRAY_SIZE(wr); i++)
+		EXPECT_TRUE(blk_is_pattern(blk_mem_at(wr[i].page, wr[i].off),
+					   wr[i].len, 100 + i));
+
+	/* Read back in two segments, the second spanning pages. */
+	{
+		const struct blk_seg rd[] = {
+			{ 10, SECTOR, 3 * SECTOR },
+			{ 12, 0, total - 3 * SECTOR },
+		};
+		unsigned int end = 12 * PAGE_SIZE + total - 3 * SECTOR;
+
+		blk_bio_of(&b, REQ_OP_READ, at, rd, ARRAY_SIZE(rd), 0);
+		ASSERT_EQ(blk_submit(&b), BLK_STS_OK);
+		EXPECT_TRUE(blk_is_all(blk_mem_at(10, 0), SECTOR, BLK_FILL));
+		EXPECT_EQ(memcmp(blk_mem_at(10, SECTOR), want + off,
+				 3 * SECTOR), 0);
+		EXPECT_TRUE(blk_is_all(blk_mem_at(10, 4 * SECTOR),
+				       2 * PAGE_SIZE - 4 * SECTOR, BLK_FILL));
+		EXPECT_EQ(memcmp(blk_mem_at(12, 0), want + off + 3 * SECTOR,
+				 total - 3 * SECTOR), 0);
+		EXPECT_TRUE(blk_is_all(blk_mem + end,
+				       sizeof(blk_mem) - end, BLK_FILL));
+	}
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+
+/*
+ * The engine zeroes a claim when it grants it, so that a sector never
+ * written reads as zeroes, not as what VRAM held before (another client's
+ * data); and sectors next to a written one stay zero.
+ */
+UNIT_TEST(blk_test_unwritten_sectors_read_as_zeroes)
+{
+	sector_t last;
+
+	blk_engine_start(VRAM_MB);
+	memset(dma_engine_vram(0), 0xa5, (size_t)VRAM_MB * MiB);
+	ASSERT_EQ(blk_load(NULL), 0);
+	last = (blk_bytes() >> SECTOR_SHIFT) - 1;
+
+	blk_put(5, SECTOR, 7, 0);
+	EXPECT_EQ(blk_rw(REQ_OP_READ, 4, 1, SECTOR, 3 * SECTOR), BLK_STS_OK);
+	EXPECT_TRUE(blk_is_all(blk_mem_at(1, 0), SECTOR, BLK_FILL));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(1, SECTOR), SECTOR, 0));
+	EXPECT_TRUE(blk_is_pattern(blk_mem_at(1, 2 * SECTOR), SECTOR, 7));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(1, 3 * SECTOR), SECTOR, 0));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(1, 4 * SECTOR),
+			       PAGE_SIZE - 4 * SECTOR, BLK_FILL));
+
+	EXPECT_EQ(blk_rw(REQ_OP_READ, 1000, 2, 0, PAGE_SIZE), BLK_STS_OK);
+	EXPECT_TRUE(blk_is_all(blk_mem_at(2, 0), PAGE_SIZE, 0));
+	EXPECT_EQ(blk_rw(REQ_OP_READ, last, 3, SECTOR, SECTOR), BLK_STS_OK);
+	EXPECT_TRUE(blk_is_all(blk_mem_at(3, SECTOR), SECTOR, 0));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(3, 0), SECTOR, BLK_FILL));
+}
+
+/*
+ * More segments than copies in flight: the ring of copies wraps and the
+ * slots are reused; every page comes back, one DMA copy each way per
+ * page, and every slot is given back.
+ */
+UNIT_TEST(blk_test_more_segments_than_copies_in_flight_all_come_back)
+{
+	struct blk_seg seg[BLK_DEPTH + 5];
+	u64 up, down;
+	struct blk_bio b;
+	unsigned int i;
+
+	blk_start(VRAM_MB);
+	up = client_stat(DMA_UPLOADS);
+	down = client_stat(DMA_DOWNLOADS);
+	for (i = 0; i < ARRAY_SIZE(seg); i++)
+		seg[i] = (struct blk_seg){ i, 0, PAGE_SIZE };
+	blk_bio_of(&b, REQ_OP_WRITE, PAGE_SECTORS, seg, ARRAY_SIZE(seg), 40);
+	ASSERT_EQ(blk_submit(&b), BLK_STS_OK);
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+
+	for (i = 0; i < ARRAY_SIZE(seg); i++)
+		seg[i].page = ARRAY_SIZE(seg) + i;
+	blk_bio_of(&b, REQ_OP_READ, PAGE_SECTORS, seg, ARRAY_SIZE(seg), 0);
+	ASSERT_EQ(blk_submit(&b), BLK_STS_OK);
+	for (i = 0; i < ARRAY_SIZE(seg); i++)
+		if (!blk_is_pattern(blk_mem_at(ARRAY_SIZE(seg) + i, 0),
+				    PAGE_SIZE, 40 + i))
+			unit_fail("page %u of %zu came back different", i,
+				  ARRAY_SIZE(seg));
+	EXPECT_EQ(client_stat(DMA_UPLOADS) - up, ARRAY_SIZE(seg));
+	EXPECT_EQ(client_stat(DMA_DOWNLOADS) - down, ARRAY_SIZE(seg));
+	EXPECT_EQ(client_stat(DMA_CPU_READS) + client_stat(DMA_CPU_WRITES), 0);
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+
+/*
+ * A bio_vec over two contiguous pages and a bit (as bio_add_page() merges
+ * them) is copied a page piece at a time: each copy fits the one-page
+ * slot, none crosses a page of memory.
+ */
+UNIT_TEST(blk_test_a_multi_page_bio_vec_is_copied_a_page_at_a_time)
+{
+	const unsigned int off = 2 * SECTOR, len = 2 * PAGE_SIZE;
+	u64 up, down, bytes_up;
+
+	blk_start(VRAM_MB);
+	up = client_stat(DMA_UPLOADS);
+	down = client_stat(DMA_DOWNLOADS);
+	bytes_up = client_stat(DMA_BYTES_UP);
+	blk_pattern(blk_mem_at(0, off), len, 3);
+	ASSERT_EQ(blk_rw(REQ_OP_WRITE, 0, 0, off, len), BLK_STS_OK);
+	/* PAGE_SIZE - 1024, PAGE_SIZE, then 1024 bytes */
+	EXPECT_EQ(client_stat(DMA_UPLOADS) - up, 3);
+	EXPECT_EQ(client_stat(DMA_BYTES_UP) - bytes_up, len);
+	EXPECT_TRUE(blk_is_pattern(blk_vram(0), len, 3));
+	EXPECT_TRUE(blk_is_all(blk_vram(len), PAGE_SIZE, 0));
+
+	ASSERT_EQ(blk_rw(REQ_OP_READ, 0, 5, 0, len), BLK_STS_OK);
+	EXPECT_EQ(client_stat(DMA_DOWNLOADS) - down, 2);
+	EXPECT_TRUE(blk_is_pattern(blk_mem_at(5, 0), len, 3));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(7, 0), PAGE_SIZE, BLK_FILL));
+}
+
+/*
+ * The block layer hands a driver split bios whose iterator starts inside
+ * a bio_vec and stops short of the last: only those bytes move.
+ */
+UNIT_TEST(blk_test_a_split_bio_moves_only_what_its_iterator_covers)
+{
+	const sector_t at = 4 * PAGE_SECTORS;
+	const unsigned int skip = PAGE_SIZE + 2 * SECTOR, cut = 4 * SECTOR;
+	const unsigned int len = 3 * PAGE_SIZE - skip - cut;
+	struct blk_bio b;
+	unsigned int i;
+
+	blk_start(VRAM_MB);
+	blk_bio_init(&b, REQ_OP_WRITE, at);
+	for (i = 0; i < 3; i++) {
+		blk_pattern(blk_mem_at(i, 0), PAGE_SIZE, 60 + i);
+		blk_bio_add(&b, i, 0, PAGE_SIZE);
+	}
+	/* What bio_split() leaves of the bio: its front split off, ... */
+	bio_advance(&b.bio, skip);
+	/* ... and, split again, its tail. */
+	b.bio.bi_iter.bi_size -= cut;
+	ASSERT_EQ(b.bio.bi_iter.bi_sector, at + skip / SECTOR);
+	ASSERT_EQ(blk_submit(&b), BLK_STS_OK);
+
+	EXPECT_TRUE(blk_is_all(blk_vram(0), at * SECTOR + skip, 0));
+	EXPECT_EQ(memcmp(blk_vram(at * SECTOR + skip), blk_mem_at(0, skip),
+			 len), 0);
+	EXPECT_TRUE(blk_is_all(blk_vram(at * SECTOR + skip + len),
+			       cut + PAGE_SIZE, 0));
+}
+
+/* Write-zeroes: zeroes exactly its range, by DMA, and counts the bytes. */
+UNIT_TEST(blk_test_write_zeroes_zeroes_its_range_only_and_counts_it)
+{
+	const sector_t at = 3;
+	const unsigned int len = 2 * PAGE_SIZE + 5 * SECTOR;
+	const unsigned int all = 4 * PAGE_SIZE;
+
+	blk_start(VRAM_MB);
+	blk_put(0, all, 9, 0);
+	ASSERT_EQ(blk_op(REQ_OP_WRITE_ZEROES, at, len), BLK_STS_OK);
+	EXPECT_EQ(io_stat(BLK_ZEROED_BYTES), len);
+	EXPECT_EQ(io_stat(BLK_CPU_WRITES) + io_stat(BLK_UNALIGNED), 0);
+
+	EXPECT_EQ(blk_rw(REQ_OP_READ, 0, 8, 0, all), BLK_STS_OK);
+	EXPECT_TRUE(blk_is_pattern(blk_mem_at(8, 0), at * SECTOR, 9));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(8, at * SECTOR), len, 0));
+	EXPECT_EQ(memcmp(blk_mem_at(8, at * SECTOR + len),
+			 blk_mem_at(0, at * SECTOR + len),
+			 all - at * SECTOR - len), 0);
+}
+
+/*
+ * Discard is accepted and moves nothing (VRAM has nothing to free), a
+ * flush has nothing to do (no write cache); an operation the disk does
+ * not have is refused as not supported, not failed.
+ */
+UNIT_TEST(blk_test_discard_and_flush_succeed_and_change_nothing)
+{
+	u64 up;
+
+	blk_start(VRAM_MB);
+	blk_put(0, PAGE_SIZE, 11, 0);
+	up = client_stat(DMA_UPLOADS);
+	EXPECT_EQ(blk_op(REQ_OP_DISCARD, 0, PAGE_SIZE), BLK_STS_OK);
+	EXPECT_EQ(blk_op(REQ_OP_FLUSH, 0, 0), BLK_STS_OK);
+	EXPECT_EQ(io_stat(BLK_DISCARDS), 1);
+	EXPECT_TRUE(blk_is_pattern(blk_vram(0), PAGE_SIZE, 11));
+	EXPECT_EQ(client_stat(DMA_UPLOADS), up);
+
+	EXPECT_EQ(blk_op(REQ_OP_DRV_IN, 0, 0), BLK_STS_NOTSUPP);
+	EXPECT_EQ(blk_op(REQ_OP_SECURE_ERASE, 0, SECTOR), BLK_STS_NOTSUPP);
+	EXPECT_EQ(io_stat(BLK_FAILED_READS) + io_stat(BLK_FAILED_WRITES), 0);
+	EXPECT_TRUE(blk_is_pattern(blk_vram(0), PAGE_SIZE, 11));
+}
+
+/*
+ * The driver's own check: nothing outside the claim is submitted, whatever
+ * reaches it; the last sector itself is fine.
+ */
+UNIT_TEST(blk_test_io_past_the_end_is_refused_and_counted_invalid)
+{
+	sector_t end;
+	u64 up;
+
+	blk_start(VRAM_MB);
+	end = blk_bytes() >> SECTOR_SHIFT;
+	blk_put(end - 1, SECTOR, 12, 0);
+	up = client_stat(DMA_UPLOADS);
+
+	blk_pattern(blk_mem_at(1, 0), 2 * SECTOR, 13);
+	EXPECT_EQ(blk_rw(REQ_OP_WRITE, end - 1, 1, 0, 2 * SECTOR),
+		  BLK_STS_IOERR);
+	EXPECT_EQ(blk_rw(REQ_OP_READ, end, 2, 0, SECTOR), BLK_STS_IOERR);
+	EXPECT_EQ(blk_op(REQ_OP_WRITE_ZEROES, end - 8, 16 * SECTOR),
+		  BLK_STS_IOERR);
+	EXPECT_EQ(blk_op(REQ_OP_DISCARD, end + 1, 0), BLK_STS_IOERR);
+	EXPECT_EQ(io_stat(BLK_INVALID_IO), 4);
+	EXPECT_EQ(io_stat(BLK_DISCARDS), 0);
+	EXPECT_EQ(io_stat(BLK_ZEROED_BYTES), 0);
+	EXPECT_EQ(client_stat(DMA_UPLOADS), up);
+	EXPECT_TRUE(blk_is_all(blk_mem_at(2, 0), PAGE_SIZE, BLK_FILL));
+	EXPECT_TRUE(blk_holds(end - 1, SECTOR, 12, 3));
+}
+
+/*
+ * The block layer's accounting (/sys/block/ps3vram/stat): every read and
+ * write bio, started and ended, and no other operation.
+ */
+UNIT_TEST(blk_test_reads_and_writes_are_accounted_by_the_block_layer)
+{
+	struct gendisk *disk;
+
+	blk_start(VRAM_MB);
+	disk = ps3vram_blk.disk;
+	blk_put(0, PAGE_SIZE, 1, 0);
+	blk_put(PAGE_SECTORS, 3 * SECTOR, 2, 0);
+	EXPECT_EQ(blk_rw(REQ_OP_READ, 0, 2, 0, 2 * PAGE_SIZE), BLK_STS_OK);
+	EXPECT_EQ(blk_op(REQ_OP_WRITE_ZEROES, 0, SECTOR), BLK_STS_OK);
+	EXPECT_EQ(blk_op(REQ_OP_DISCARD, 0, SECTOR), BLK_STS_OK);
+	EXPECT_EQ(disk->unit_ios[1], 2);
+	EXPECT_EQ(disk->unit_sectors[1], PAGE_SECTORS + 3);
+	EXPECT_EQ(disk->unit_ios[0], 1);
+	EXPECT_EQ(disk->unit_sectors[0], 2 * PAGE_SECTORS);
+}
+
+/* ---- copies that fail ---- */
+
+UNIT_TEST(blk_test_a_hung_copy_is_retried_and_the_bio_succeeds)
+{
+	blk_start(VRAM_MB);
+	*blk_dma_param("timeout_ms") = 1;
+	blk_put(0, PAGE_SIZE, 21, 0);
+
+	blk_dma_fail_next("fail_hang");
+	EXPECT_TRUE(blk_holds(0, PAGE_SIZE, 21, 1));
+	EXPECT_EQ(io_stat(BLK_RETRIES), 1);
+	EXPECT_EQ(client_stat(DMA_TIMEOUTS), 1);
+
+	blk_dma_fail_next("fail_hang");
+	blk_put(PAGE_SECTORS, PAGE_SIZE, 22, 2);
+	EXPECT_EQ(io_stat(BLK_RETRIES), 2);
+	EXPECT_TRUE(blk_is_pattern(blk_vram(PAGE_SIZE), PAGE_SIZE, 22));
+	EXPECT_EQ(io_stat(BLK_CPU_READS) + io_stat(BLK_CPU_WRITES), 0);
+	EXPECT_EQ(io_stat(BLK_FAILED_READS) + io_stat(BLK_FAILED_WRITES), 0);
+}
+
+/* Every DMA copy hangs: each is retried, then done by the CPU; no error. */
+UNIT_TEST(blk_test_when_every_copy_hangs_the_cpu_finishes_the_bio)
+{
+	const struct blk_seg seg[] = {
+		{ 0, 0, PAGE_SIZE }, { 1, 2 * SECTOR, SECTOR },
+	};
+	struct blk_bio b;
+
+	blk_start(VRAM_MB);
+	*blk_dma_param("timeout_ms") = 1;
+	blk_dma_fail_every("fail_hang", 1);
+	blk_bio_of(&b, REQ_OP_WRITE, 0, seg, ARRAY_SIZE(seg), 30);
+	EXPECT_EQ(blk_submit(&b), BLK_STS_OK);
+	EXPECT_EQ(io_stat(BLK_CPU_WRITES), 2);
+	/* each copy: the first attempt and its retries */
+	EXPECT_EQ(io_stat(BLK_RETRIES), 2 * (RETRIES + 1));
+	EXPECT_TRUE(blk_is_pattern(blk_vram(0), PAGE_SIZE, 30));
+	EXPECT_TRUE(blk_is_pattern(blk_vram(PAGE_SIZE), SECTOR, 31));
+
+	EXPECT_EQ(blk_rw(REQ_OP_READ, 0, 4, SECTOR, PAGE_SIZE + SECTOR),
+		  BLK_STS_OK);
+	EXPECT_EQ(io_stat(BLK_CPU_READS), 2);
+	EXPECT_TRUE(blk_is_pattern(blk_mem_at(4, SECTOR), PAGE_SIZE, 30));
+	EXPECT_TRUE(blk_is_pattern(blk_mem_at(5, SECTOR), SECTOR, 31));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(4, 0), SECTOR, BLK_FILL));
+	EXPECT_EQ(io_stat(BLK_FAILED_READS) + io_stat(BLK_FAILED_WRITES), 0);
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+
+/*
+ * Neither DMA nor the CPU can write: the bio ends in an I/O error, never
+ * in success, and VRAM keeps what it had.
+ */
+UNIT_TEST(blk_test_a_write_nothing_can_do_ends_in_an_io_error)
+{
+	const struct blk_seg seg[] = {
+		{ 0, 0, PAGE_SIZE }, { 1, 0, PAGE_SIZE }, { 2, SECTOR, SECTOR },
+	};
+	struct blk_bio b;
+
+	blk_start(VRAM_MB);
+	blk_put(0, 2 * PAGE_SIZE + SECTOR, 40, 8);
+	blk_vram_unreachable(true);
+	blk_bio_of(&b, REQ_OP_WRITE, 0, seg, ARRAY_SIZE(seg), 50);
+	EXPECT_EQ(blk_submit(&b), BLK_STS_IOERR);
+	EXPECT_EQ(io_stat(BLK_FAILED_WRITES), 1);
+	EXPECT_EQ(io_stat(BLK_CPU_WRITES), 0);
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+
+	blk_vram_unreachable(false);
+	EXPECT_TRUE(blk_holds(0, 2 * PAGE_SIZE + SECTOR, 40, 12));
+}
+
+/*
+ * One segment that nothing can move fails the whole bio, however well the
+ * copies around it go: here the unaligned middle, which only the CPU can
+ * move and which it cannot, between pages the GPU copies.
+ */
+UNIT_TEST(blk_test_one_segment_nothing_can_move_fails_the_whole_bio)
+{
+	const struct blk_seg seg[] = {
+		{ 0, 0, PAGE_SIZE }, { 1, 0, 8 }, { 1, 8, 504 },
+		{ 2, 0, PAGE_SIZE },
+	};
+	struct blk_bio b;
+	u64 up;
+
+	blk_start(VRAM_MB);
+	blk_put(0, 2 * PAGE_SIZE + SECTOR, 45, 8);
+	up = client_stat(DMA_UPLOADS);
+	dma_engine_cpu_dead = 1;
+
+	blk_bio_of(&b, REQ_OP_WRITE, 0, seg, ARRAY_SIZE(seg), 46);
+	EXPECT_EQ(blk_submit(&b), BLK_STS_IOERR);
+	EXPECT_EQ(io_stat(BLK_FAILED_WRITES), 1);
+	/* the pages around it went, by DMA; its own bytes kept the old ones */
+	EXPECT_EQ(client_stat(DMA_UPLOADS) - up, 2);
+	EXPECT_EQ(memcmp(blk_vram(PAGE_SIZE), blk_mem_at(9, 0), SECTOR), 0);
+
+	blk_bio_of(&b, REQ_OP_READ, 0, seg, ARRAY_SIZE(seg), 0);
+	memset(blk_mem, BLK_FILL, 3 * PAGE_SIZE);
+	EXPECT_EQ(blk_submit(&b), BLK_STS_IOERR);
+	EXPECT_EQ(io_stat(BLK_FAILED_READS), 1);
+	EXPECT_TRUE(blk_is_all(blk_mem_at(1, 0), SECTOR, BLK_POISON));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(1, SECTOR), PAGE_SIZE - SECTOR,
+			       BLK_FILL));
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+
+/*
+ * Neither DMA nor the CPU can read: an I/O error, and the segment is
+ * poisoned, never left holding a slot's previous bytes; the rest of the
+ * page is left alone.
+ */
+UNIT_TEST(blk_test_a_read_nothing_can_do_ends_in_an_io_error_poisoned)
+{
+	blk_start(VRAM_MB);
+	blk_put(0, PAGE_SIZE, 41, 0);
+	blk_vram_unreachable(true);
+	EXPECT_EQ(blk_rw(REQ_OP_READ, 0, 1, SECTOR, 2 * SECTOR),
+		  BLK_STS_IOERR);
+	EXPECT_EQ(io_stat(BLK_FAILED_READS), 1);
+	EXPECT_EQ(io_stat(BLK_CPU_READS), 0);
+	EXPECT_TRUE(blk_is_all(blk_mem_at(1, SECTOR), 2 * SECTOR, BLK_POISON));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(1, 0), SECTOR, BLK_FILL));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(1, 3 * SECTOR),
+			       PAGE_SIZE - 3 * SECTOR, BLK_FILL));
+
+	blk_vram_unreachable(false);
+	EXPECT_TRUE(blk_holds(0, PAGE_SIZE, 41, 2));
+	EXPECT_EQ(io_stat(BLK_FAILED_READS), 1);
+}
+
+UNIT_TEST(blk_test_write_zeroes_nothing_can_do_ends_in_an_io_error)
+{
+	blk_start(VRAM_MB);
+	blk_put(0, PAGE_SIZE, 42, 0);
+	blk_vram_unreachable(true);
+	EXPECT_EQ(blk_op(REQ_OP_WRITE_ZEROES, 0, PAGE_SIZE), BLK_STS_IOERR);
+	EXPECT_EQ(io_stat(BLK_FAILED_WRITES), 1);
+	EXPECT_EQ(io_stat(BLK_ZEROED_BYTES), 0);
+	blk_vram_unreachable(false);
+	EXPECT_TRUE(blk_holds(0, PAGE_SIZE, 42, 1));
+}
+
+/* ---- segments the GPU cannot copy ---- */
+
+/*
+ * A segment not 16-byte aligned in VRAM (its start or its length) goes to
+ * the CPU at once, on purpose: counted in unaligned, not as a retry or a
+ * CPU fallback, with no DMA copy tried first; the bytes are right and
+ * land at the segment's own offset in its page.
+ */
+UNIT_TEST(blk_test_unaligned_segments_go_to_the_cpu_and_are_counted)
+{
+	const struct blk_seg wr[] = {
+		{ 0, 100, 8 }, { 1, 1000, 504 }, { 2, 2048, 512 },
+	};
+	const struct blk_seg rd[] = {
+		{ 5, 24, 24 }, { 6, 300, 488 }, { 7, 0, 512 },
+	};
+	const sector_t at = 3;
+	u64 up, down;
+	struct blk_bio b;
+
+	blk_start(VRAM_MB);
+	up = client_stat(DMA_UPLOADS);
+	down = client_stat(DMA_DOWNLOADS);
+	blk_bio_of(&b, REQ_OP_WRITE, at, wr, ARRAY_SIZE(wr), 70);
+	ASSERT_EQ(blk_submit(&b), BLK_STS_OK);
+	EXPECT_EQ(io_stat(BLK_UNALIGNED), 2);
+	/* Only the aligned third went by DMA. */
+	EXPECT_EQ(client_stat(DMA_UPLOADS) - up, 1);
+	EXPECT_EQ(client_stat(DMA_CPU_WRITES), 2);
+	EXPECT_TRUE(blk_is_pattern(blk_vram(at * SECTOR), 8, 70));
+	EXPECT_TRUE(blk_is_pattern(blk_vram(at * SECTOR + 8), 504, 71));
+	EXPECT_TRUE(blk_is_pattern(blk_vram(at * SECTOR + 512), 512, 72));
+	EXPECT_TRUE(blk_is_all(blk_vram(0), at * SECTOR, 0));
+	EXPECT_TRUE(blk_is_all(blk_vram((at + 2) * SECTOR), SECTOR, 0));
+
+	blk_bio_of(&b, REQ_OP_READ, at, rd, ARRAY_SIZE(rd), 0);
+	ASSERT_EQ(blk_submit(&b), BLK_STS_OK);
+	EXPECT_EQ(io_stat(BLK_UNALIGNED), 4);
+	EXPECT_EQ(client_stat(DMA_DOWNLOADS) - down, 1);
+	EXPECT_EQ(client_stat(DMA_CPU_READS), 2);
+	/* 8 + 16 bytes of the first two written segments, ... */
+	EXPECT_TRUE(blk_is_pattern(blk_mem_at(5, 24), 8, 70));
+	EXPECT_TRUE(blk_is_pattern(blk_mem_at(5, 32), 16, 71));
+	/* ... the rest of the second, the third by DMA. */
+	EXPECT_EQ(memcmp(blk_mem_at(6, 300), blk_mem_at(1, 1016), 488), 0);
+	EXPECT_TRUE(blk_is_pattern(blk_mem_at(7, 0), 512, 72));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(5, 0), 24, BLK_FILL));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(5, 48), PAGE_SIZE - 48, BLK_FILL));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(6, 0), 300, BLK_FILL));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(6, 788), PAGE_SIZE - 788, BLK_FILL));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(7, 512), PAGE_SIZE - 512, BLK_FILL));
+
+	EXPECT_EQ(io_stat(BLK_RETRIES), 0);
+	EXPECT_EQ(io_stat(BLK_CPU_READS) + io_stat(BLK_CPU_WRITES), 0);
+	EXPECT_EQ(client_stat(DMA_TIMEOUTS) + client_stat(DMA_FAILED), 0);
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+
+/* An unaligned segment the CPU cannot move fails its bio, poisoned if read. */
+UNIT_TEST(blk_test_an_unaligned_segment_the_cpu_cannot_move_fails_the_bio)
+{
+	const struct blk_seg wr[] = { { 0, 0, 8 }, { 0, 8, 1016 } };
+	const struct blk_seg rd[] = { { 2, 40, 24 }, { 3, 40, 1000 } };
+	struct blk_bio b;
+
+	blk_start(VRAM_MB);
+	blk_put(0, 2 * SECTOR, 80, 8);
+	dma_engine_cpu_dead = 1;
+	blk_bio_of(&b, REQ_OP_WRITE, 0, wr, ARRAY_SIZE(wr), 90);
+	EXPECT_EQ(blk_submit(&b), BLK_STS_IOERR);
+	EXPECT_EQ(io_stat(BLK_FAILED_WRITES), 1);
+	EXPECT_TRUE(blk_is_pattern(blk_vram(0), 2 * SECTOR, 80));
+
+	blk_bio_of(&b, REQ_OP_READ, 0, rd, ARRAY_SIZE(rd), 0);
+	EXPECT_EQ(blk_submit(&b), BLK_STS_IOERR);
+	EXPECT_EQ(io_stat(BLK_FAILED_READS), 1);
+	EXPECT_TRUE(blk_is_all(blk_mem_at(2, 40), 24, BLK_POISON));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(3, 40), 1000, BLK_POISON));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(2, 64), PAGE_SIZE - 64, BLK_FILL));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(3, 0), 40, BLK_FILL));
+	EXPECT_EQ(io_stat(BLK_UNALIGNED), 4);
+	dma_engine_cpu_dead = 0;
+	EXPECT_TRUE(blk_holds(0, 2 * SECTOR, 80, 9));
+}
+
+/* ---- swap's rw_page, up to 6.2 ---- */
+
+#ifdef PS3VRAM_BLK_RW_PAGE
+/* swap_writepage() and swap_readpage() of 6.1 on a page at @sector. */
+static int blk_swap_write(sector_t sector, unsigned int page)
+{
+	lock_page(&blk_page[page]);
+	return bdev_write_page(ps3vram_blk.disk->part0, sector,
+			       &blk_page[page], NULL);
+}
+
+static int blk_swap_read(sector_t sector, unsigned int page)
+{
+	lock_page(&blk_page[page]);
+	return bdev_read_page(ps3vram_blk.disk->part0, sector,
+			      &blk_page[page]);
+}
+
+UNIT_TEST(blk_test_rw_page_writes_and_reads_a_page_as_swap_does)
+{
+	struct gendisk *disk;
+	u64 up, down;
+
+	blk_start(VRAM_MB);
+	disk = ps3vram_blk.disk;
+	up = client_stat(DMA_UPLOADS);
+	down = client_stat(DMA_DOWNLOADS);
+	blk_pattern(blk_mem_at(0, 0), PAGE_SIZE, 100);
+	ASSERT_EQ(blk_swap_write(2 * PAGE_SECTORS, 0), 0);
+	/* written back and unlocked */
+	EXPECT_FALSE(PageWriteback(&blk_page[0]));
+	EXPECT_FALSE(PageLocked(&blk_page[0]));
+	EXPECT_TRUE(blk_is_pattern(blk_vram(2 * PAGE_SIZE), PAGE_SIZE, 100));
+
+	ASSERT_EQ(blk_swap_read(2 * PAGE_SECTORS, 1), 0);
+	EXPECT_TRUE(PageUptodate(&blk_page[1]));
+	EXPECT_FALSE(PageLocked(&blk_page[1]));
+	EXPECT_TRUE(blk_is_pattern(blk_mem_at(1, 0), PAGE_SIZE, 100));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(2, 0), PAGE_SIZE, BLK_FILL));
+
+	/* one DMA copy each way, and no bio for the block layer to count */
+	EXPECT_EQ(client_stat(DMA_UPLOADS) - up, 1);
+	EXPECT_EQ(client_stat(DMA_DOWNLOADS) - down, 1);
+	EXPECT_EQ(disk->unit_ios[0] + disk->unit_ios[1], 0);
+	EXPECT_EQ(unit_kmap_local_depth, 0);
+	EXPECT_EQ(unit_locks_held(), 0);
+}
+
+/*
+ * A copy nothing could do: rw_page returns the error, and the page is
+ * left to swap as it was (a read's locked and not uptodate, a write's
+ * writeback ended once, by its caller), which then retries with a bio.
+ */
+UNIT_TEST(blk_test_rw_page_returns_an_error_after_a_failed_copy)
+{
+	blk_start(VRAM_MB);
+	blk_put(0, PAGE_SIZE, 110, 4);
+	blk_vram_unreachable(true);
+
+	EXPECT_EQ(blk_swap_read(0, 1), -EIO);
+	EXPECT_TRUE(PageLocked(&blk_page[1]));
+	EXPECT_FALSE(PageUptodate(&blk_page[1]));
+	unlock_page(&blk_page[1]);
+
+	blk_pattern(blk_mem_at(2, 0), PAGE_SIZE, 111);
+	EXPECT_EQ(blk_swap_write(0, 2), -EIO);
+	EXPECT_FALSE(PageWriteback(&blk_page[2]));
+	EXPECT_TRUE(PageLocked(&blk_page[2]));
+	unlock_page(&blk_page[2]);
+
+	blk_vram_unreachable(false);
+	EXPECT_TRUE(blk_holds(0, PAGE_SIZE, 110, 5));
+	EXPECT_EQ(unit_locks_held(), 0);
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+
+UNIT_TEST(blk_test_rw_page_refuses_past_the_end_and_huge_pages)
+{
+	sector_t end;
+
+	blk_start(VRAM_MB);
+	end = blk_bytes() >> SECTOR_SHIFT;
+	EXPECT_EQ(blk_swap_read(end - PAGE_SECTORS + 1, 0), -EINVAL);
+	EXPECT_TRUE(PageLocked(&blk_page[0]));
+	unlock_page(&blk_page[0]);
+	EXPECT_EQ(blk_swap_write(end, 1), -EINVAL);
+	unlock_page(&blk_page[1]);
+	EXPECT_TRUE(blk_is_all(blk_vram(blk_bytes() - PAGE_SIZE), PAGE_SIZE,
+			       0));
+
+	__SetPageHead(&blk_page[2]);
+	EXPECT_EQ(blk_swap_read(0, 2), -EOPNOTSUPP);
+	unlock_page(&blk_page[2]);
+	EXPECT_EQ(blk_swap_read(end - PAGE_SECTORS, 3), 0);
+}
+#else
+/* From 6.3 swap has no rw_page to call: nothing may offer one. */
+UNIT_TEST(blk_test_no_rw_page_where_the_kernel_has_none)
+{
+	blk_start(VRAM_MB);
+	EXPECT_TRUE(bdev_synchronous(ps3vram_blk.disk->part0));
+}
+#endif
+
+/* ---- the engine removed, and a new one ---- */
+
+/* Removed: the disk stays, and its I/O fails until a new engine comes. */
+UNIT_TEST(blk_test_io_fails_while_the_engine_is_gone)
+{
+	blk_start(VRAM_MB);
+	blk_put(0, PAGE_SIZE, 120, 0);
+	dma_engine_remove();
+	EXPECT_TRUE(unit_log_contains("ps3vram: /dev/ps3vram: its engine was removed: I/O fails until a new one comes"));
+	EXPECT_TRUE(unit_sysfs_dir_exists("block/ps3vram"));
+
+	EXPECT_EQ(blk_rw(REQ_OP_WRITE, 0, 1, 0, PAGE_SIZE), BLK_STS_IOERR);
+	EXPECT_EQ(blk_rw(REQ_OP_READ, 0, 2, 0, PAGE_SIZE), BLK_STS_IOERR);
+	EXPECT_TRUE(blk_is_all(blk_mem_at(2, 0), PAGE_SIZE, BLK_POISON));
+	/* the CPU path too, for an unaligned segment */
+	EXPECT_EQ(blk_rw(REQ_OP_WRITE, 0, 1, 0, 8), BLK_STS_IOERR);
+	EXPECT_EQ(io_stat(BLK_FAILED_WRITES), 2);
+	EXPECT_EQ(io_stat(BLK_FAILED_READS), 1);
+	EXPECT_EQ(io_stat(BLK_REATTACHES), 0);
+	/* nothing to do for a worker: no engine to move to */
+	EXPECT_EQ(unit_work_run_due(), 0);
+	EXPECT_EQ(blk_rw(REQ_OP_READ, 0, 2, 0, PAGE_SIZE), BLK_STS_IOERR);
+}
+
+/*
+ * A new engine: the disk claims as much VRAM there (in a work item, not in
+ * the engine's notifier) and works again; every sector it held before is
+ * lost, and a read that covers any lost sector fails until the sector is
+ * written again, by a write or write-zeroes.
+ */
+UNIT_TEST(blk_test_a_new_engine_is_claimed_and_old_sectors_read_as_lost)
+{
+	const sector_t a = 0, b = PAGE_SECTORS;
+	u64 bytes, failed;
+
+	blk_start(VRAM_MB);
+	bytes = blk_bytes();
+	blk_put(a, PAGE_SIZE, 130, 0);
+	blk_put(b, PAGE_SIZE, 131, 0);
+	EXPECT_EQ(dma_engine_emu_refs(), 1);
+	dma_engine_remove();
+	dma_engine_plug(VRAM_MB);
+	/* the claim waits for a worker: until then, the old engine's fate */
+	EXPECT_EQ(blk_rw(REQ_OP_WRITE, a, 0, 0, PAGE_SIZE), BLK_STS_IOERR);
+	EXPECT_EQ(io_stat(BLK_REATTACHES), 0);
+
+	EXPECT_EQ(unit_work_run_due(), 1);
+	EXPECT_EQ(io_stat(BLK_REATTACHES), 1);
+	EXPECT_TRUE(unit_log_contains("/dev/ps3vram: on the new engine; what it held is lost"));
+	EXPECT_TRUE(unit_sysfs_dir_exists(CLIENT_DIR));
+	EXPECT_EQ(blk_bytes(), bytes);
+	EXPECT_GE(blk_claim_size(), bytes);
+	/* the old claim given back: only the new one pins the emulator */
+	EXPECT_EQ(dma_engine_emu_refs(), 1);
+	failed = io_stat(BLK_FAILED_READS);
+
+	/* lost: the old data is not on the new engine to read */
+	EXPECT_EQ(blk_rw(REQ_OP_READ, a, 1, 0, PAGE_SIZE), BLK_STS_IOERR);
+	EXPECT_EQ(blk_rw(REQ_OP_READ, b + 3, 1, 0, SECTOR), BLK_STS_IOERR);
+	EXPECT_EQ(io_stat(BLK_LOST_READS), 2);
+	EXPECT_EQ(io_stat(BLK_FAILED_READS), failed + 2);
+
+	/* written again: back */
+	blk_put(a, PAGE_SIZE, 132, 0);
+	EXPECT_TRUE(blk_holds(a, PAGE_SIZE, 132, 1));
+	/* a read over a written page and a lost one still fails */
+	EXPECT_EQ(blk_rw(REQ_OP_READ, a, 2, 0, 2 * PAGE_SIZE), BLK_STS_IOERR);
+	EXPECT_EQ(io_stat(BLK_LOST_READS), 3);
+
+	/* sector by sector: one written, the next still lost */
+	blk_put(b, SECTOR, 133, 0);
+	EXPECT_TRUE(blk_holds(b, SECTOR, 133, 1));
+	EXPECT_EQ(blk_rw(REQ_OP_READ, b + 1, 1, 0, SECTOR), BLK_STS_IOERR);
+	/* write-zeroes brings back the rest */
+	EXPECT_EQ(blk_op(REQ_OP_WRITE_ZEROES, b + 1, PAGE_SIZE - SECTOR),
+		  BLK_STS_OK);
+	EXPECT_EQ(blk_rw(REQ_OP_READ, a, 2, 0, 2 * PAGE_SIZE), BLK_STS_OK);
+	EXPECT_TRUE(blk_is_pattern(blk_mem_at(2, 0), PAGE_SIZE, 132));
+	EXPECT_TRUE(blk_is_pattern(blk_mem_at(3, 0), SECTOR, 133));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(3, SECTOR), PAGE_SIZE - SECTOR, 0));
+	EXPECT_EQ(io_stat(BLK_LOST_READS), 4);
+	/* and the end of the disk is lost as well */
+	EXPECT_EQ(blk_rw(REQ_OP_READ, (bytes >> SECTOR_SHIFT) - 1, 1, 0,
+			 SECTOR), BLK_STS_IOERR);
+	EXPECT_EQ(io_stat(BLK_REATTACHES), 1);
+}
+
+#ifdef PS3VRAM_BLK_RW_PAGE
+UNIT_TEST(blk_test_rw_page_read_of_a_lost_page_fails_until_written)
+{
+	blk_start(VRAM_MB);
+	blk_put(0, PAGE_SIZE, 140, 0);
+	dma_engine_remove();
+	dma_engine_plug(VRAM_MB);
+	EXPECT_EQ(unit_work_run_due(), 1);
+
+	EXPECT_EQ(blk_swap_read(0, 1), -EIO);
+	EXPECT_TRUE(PageLocked(&blk_page[1]));
+	unlock_page(&blk_page[1]);
+	blk_pattern(blk_mem_at(2, 0), PAGE_SIZE, 141);
+	EXPECT_EQ(blk_swap_write(0, 2), 0);
+	EXPECT_EQ(blk_swap_read(0, 3), 0);
+	EXPECT_TRUE(blk_is_pattern(blk_mem_at(3, 0), PAGE_SIZE, 141));
+}
+#endif
+
+/* A new engine without room for the disk: it keeps failing, and says so. */
+UNIT_TEST(blk_test_a_new_engine_too_small_leaves_the_disk_failing)
+{
+	char msg[128];
+
+	blk_start(VRAM_MB);
+	dma_engine_remove();
+	dma_engine_plug(1);
+	EXPECT_EQ(unit_work_run_due(), 1);
+	EXPECT_EQ(io_stat(BLK_REATTACHES), 0);
+	snprintf(msg, sizeof(msg), "/dev/ps3vram: no %llu MiB on the new engine (-%d): its I/O still fails",
+		 blk_bytes() / MiB, ENOSPC);
+	EXPECT_TRUE(unit_log_contains(msg));
+	EXPECT_EQ(blk_rw(REQ_OP_WRITE, 0, 0, 0, PAGE_SIZE), BLK_STS_IOERR);
+	EXPECT_EQ(blk_rw(REQ_OP_READ, 0, 0, 0, PAGE_SIZE), BLK_STS_IOERR);
+}
+
+/* An engine that comes while the disk has one changes nothing. */
+UNIT_TEST(blk_test_an_engine_added_while_attached_changes_nothing)
+{
+	blk_start(VRAM_MB);
+	blk_put(0, PAGE_SIZE, 150, 0);
+	ps3vram_blk.nb.notifier_call(&ps3vram_blk.nb,
+				     PS3VRAM_DMA_ENGINE_ADDED, NULL);
+	EXPECT_EQ(unit_work_run_due(), 0);
+	EXPECT_EQ(io_stat(BLK_REATTACHES), 0);
+	EXPECT_TRUE(blk_holds(0, PAGE_SIZE, 150, 1));
+}
+
+/* rmmod before the worker ran: the claim is cancelled with the module. */
+UNIT_TEST(blk_test_unload_cancels_a_reattach_not_yet_run)
+{
+	blk_start(VRAM_MB);
+	dma_engine_remove();
+	dma_engine_plug(VRAM_MB);
+	blk_unload();
+	EXPECT_EQ(unit_work_run_due(), 0);
+	EXPECT_EQ(mem_stat(MEM_CLAIMED), 0);
+}
+
+/* ---- io_stat ---- */
+
+/*
+ * One of most events, and each lands in its own column, in the order of
+ * Documentation/ABI/testing/sysfs-block-ps3vram.
+ */
+UNIT_TEST(blk_test_io_stat_counts_each_event_in_its_column)
+{
+	char want[128];
+	u64 end;
+
+	blk_start(VRAM_MB);
+	end = blk_bytes() >> SECTOR_SHIFT;
+	/* failed_reads, failed_writes: each copy tried 1 + RETRIES times */
+	blk_vram_unreachable(true);
+	EXPECT_EQ(blk_rw(REQ_OP_READ, 0, 0, 0, PAGE_SIZE), BLK_STS_IOERR);
+	EXPECT_EQ(blk_rw(REQ_OP_WRITE, 0, 0, 0, PAGE_SIZE), BLK_STS_IOERR);
+	EXPECT_EQ(blk_rw(REQ_OP_WRITE, 0, 0, 0, PAGE_SIZE), BLK_STS_IOERR);
+	blk_vram_unreachable(false);
+	/* invalid_io */
+	EXPECT_EQ(blk_rw(REQ_OP_READ, end, 0, 0, SECTOR), BLK_STS_IOERR);
+	/* cpu_writes: every DMA copy hangs, the CPU writes */
+	*blk_dma_param("timeout_ms") = 1;
+	blk_dma_fail_every("fail_hang", 1);
+	EXPECT_EQ(blk_rw(REQ_OP_WRITE, 0, 0, 0, SECTOR), BLK_STS_OK);
+	blk_dma_fail_every("fail_hang", 0);
+	/* discards, zeroed_bytes, unaligned */
+	EXPECT_EQ(blk_op(REQ_OP_DISCARD, 0, PAGE_SIZE), BLK_STS_OK);
+	EXPECT_EQ(blk_op(REQ_OP_DISCARD, 0, PAGE_SIZE), BLK_STS_OK);
+	EXPECT_EQ(blk_op(REQ_OP_WRITE_ZEROES, 8, 3 * SECTOR), BLK_STS_OK);
+	{
+		const struct blk_seg seg[] = { { 0, 0, 24 }, { 0, 24, 488 } };
+		struct blk_bio b;
+
+		blk_bio_of(&b, REQ_OP_WRITE, 16, seg, ARRAY_SIZE(seg), 160);
+		EXPECT_EQ(blk_submit(&b), BLK_STS_OK);
+	}
+
+	snprintf(want, sizeof(want), "1 2 1 %u 0 1 2 %u 2 0 0\n",
+		 4 * (RETRIES + 1), 3 * SECTOR);
+	EXPECT_STREQ(unit_sysfs_read(BLK_SYS "io_stat"), want);
+}
