@@ -109,7 +109,7 @@ MODULE_PARM_DESC(size, "VRAM for /dev/ps3vram: a size, e.g. 64M or 1G, rounded u
 enum ps3vram_blk_stat_item {
 	PS3VRAM_BLK_FAILED_READS,	/* bios ended with an I/O error */
 	PS3VRAM_BLK_FAILED_WRITES,
-	PS3VRAM_BLK_INVALID_IO,		/* out of range or misaligned */
+	PS3VRAM_BLK_INVALID_IO,		/* out of range */
 	PS3VRAM_BLK_RETRIES,		/* DMA copies retried */
 	PS3VRAM_BLK_CPU_READS,		/* copies done by the CPU instead */
 	PS3VRAM_BLK_CPU_WRITES,
@@ -401,12 +401,18 @@ static bool ps3vram_blk_zero(struct bio *bio)
  * matter (a bio starts on a sector, and its segments may be any length):
  * ps3vram_blk_queue() sends an unaligned one to the CPU.
  */
+static bool ps3vram_blk_in_range(sector_t sector, u64 len)
+{
+	u64 sectors = ps3vram_blk.bytes >> SECTOR_SHIFT;
+
+	/* In sectors first: a sector shifted to bytes may wrap to 0. */
+	return sector <= sectors && len <= (sectors - sector) << SECTOR_SHIFT;
+}
+
 static bool ps3vram_blk_valid(struct bio *bio)
 {
-	u64 off = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
-
-	return off <= ps3vram_blk.bytes &&
-	       bio->bi_iter.bi_size <= ps3vram_blk.bytes - off;
+	return ps3vram_blk_in_range(bio->bi_iter.bi_sector,
+				    bio->bi_iter.bi_size);
 }
 
 /* Reads, writes and write-zeroes, with ps3vram_blk.lock held. */
@@ -503,7 +509,7 @@ static int ps3vram_blk_rw_page(struct block_device *bdev, sector_t sector,
 
 	if (PageTransHuge(page))
 		return -EOPNOTSUPP;
-	if (off > ps3vram_blk.bytes || PAGE_SIZE > ps3vram_blk.bytes - off)
+	if (!ps3vram_blk_in_range(sector, PAGE_SIZE))
 		return -EINVAL;
 	down_read(&ps3vram_blk.lock);
 	/* Not counted here: the bio that retries it is. */

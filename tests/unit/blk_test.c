@@ -589,6 +589,25 @@ UNIT_TEST(blk_test_io_past_the_end_is_refused_and_counted_invalid)
 }
 
 /*
+ * The driver's own range check must hold for any sector number, not only
+ * for those the block layer lets through: sector 2^55 is byte 2^64, which
+ * wraps to 0 in a u64 and once passed the check, writing over sector 0.
+ */
+UNIT_TEST(blk_test_a_sector_that_wraps_in_bytes_is_refused)
+{
+	const sector_t wrap = 1ULL << (64 - SECTOR_SHIFT);
+
+	blk_start(VRAM_MB);
+	blk_put(0, PAGE_SIZE, 21, 0);
+
+	blk_pattern(blk_mem_at(1, 0), SECTOR, 22);
+	EXPECT_EQ(blk_rw(REQ_OP_WRITE, wrap, 1, 0, SECTOR), BLK_STS_IOERR);
+	EXPECT_EQ(blk_rw(REQ_OP_READ, wrap + 1, 1, 0, SECTOR), BLK_STS_IOERR);
+	EXPECT_EQ(io_stat(BLK_INVALID_IO), 2);
+	EXPECT_TRUE(blk_holds(0, PAGE_SIZE, 21, 2));
+}
+
+/*
  * The block layer's accounting (/sys/block/ps3vram/stat): every read and
  * write bio, started and ended, and no other operation.
  */
@@ -934,6 +953,18 @@ UNIT_TEST(blk_test_rw_page_refuses_past_the_end_and_huge_pages)
 	EXPECT_EQ(blk_swap_read(0, 2), -EOPNOTSUPP);
 	unlock_page(&blk_page[2]);
 	EXPECT_EQ(blk_swap_read(end - PAGE_SECTORS, 3), 0);
+}
+/* As blk_test_a_sector_that_wraps_in_bytes_is_refused, through rw_page. */
+UNIT_TEST(blk_test_rw_page_refuses_a_sector_that_wraps_in_bytes)
+{
+	const sector_t wrap = 1ULL << (64 - SECTOR_SHIFT);
+
+	blk_start(VRAM_MB);
+	blk_put(0, PAGE_SIZE, 23, 0);
+	blk_pattern(blk_mem_at(1, 0), PAGE_SIZE, 24);
+	EXPECT_EQ(blk_swap_write(wrap, 1), -EINVAL);
+	unlock_page(&blk_page[1]);
+	EXPECT_TRUE(blk_holds(0, PAGE_SIZE, 23, 2));
 }
 #else
 /* From 6.3 swap has no rw_page to call: nothing may offer one. */
