@@ -633,15 +633,15 @@ UNIT_TEST(blk_test_reads_and_writes_are_accounted_by_the_block_layer)
 UNIT_TEST(blk_test_a_hung_copy_is_retried_and_the_bio_succeeds)
 {
 	blk_start(VRAM_MB);
-	*blk_dma_param("timeout_ms") = 1;
+	*engine_param("timeout_ms") = 1;
 	blk_put(0, PAGE_SIZE, 21, 0);
 
-	blk_dma_fail_next("fail_hang");
+	engine_fail_next("fail_hang");
 	EXPECT_TRUE(blk_holds(0, PAGE_SIZE, 21, 1));
 	EXPECT_EQ(io_stat(BLK_RETRIES), 1);
 	EXPECT_EQ(client_stat(DMA_TIMEOUTS), 1);
 
-	blk_dma_fail_next("fail_hang");
+	engine_fail_next("fail_hang");
 	blk_put(PAGE_SECTORS, PAGE_SIZE, 22, 2);
 	EXPECT_EQ(io_stat(BLK_RETRIES), 2);
 	EXPECT_TRUE(blk_is_pattern(blk_vram(PAGE_SIZE), PAGE_SIZE, 22));
@@ -658,8 +658,8 @@ UNIT_TEST(blk_test_when_every_copy_hangs_the_cpu_finishes_the_bio)
 	struct blk_bio b;
 
 	blk_start(VRAM_MB);
-	*blk_dma_param("timeout_ms") = 1;
-	blk_dma_fail_every("fail_hang", 1);
+	*engine_param("timeout_ms") = 1;
+	engine_fail_every("fail_hang", 1);
 	blk_bio_of(&b, REQ_OP_WRITE, 0, seg, ARRAY_SIZE(seg), 30);
 	EXPECT_EQ(blk_submit(&b), BLK_STS_OK);
 	EXPECT_EQ(io_stat(BLK_CPU_WRITES), 2);
@@ -1143,10 +1143,10 @@ UNIT_TEST(blk_test_io_stat_counts_each_event_in_its_column)
 	/* invalid_io */
 	EXPECT_EQ(blk_rw(REQ_OP_READ, end, 0, 0, SECTOR), BLK_STS_IOERR);
 	/* cpu_writes: every DMA copy hangs, the CPU writes */
-	*blk_dma_param("timeout_ms") = 1;
-	blk_dma_fail_every("fail_hang", 1);
+	*engine_param("timeout_ms") = 1;
+	engine_fail_every("fail_hang", 1);
 	EXPECT_EQ(blk_rw(REQ_OP_WRITE, 0, 0, 0, SECTOR), BLK_STS_OK);
-	blk_dma_fail_every("fail_hang", 0);
+	engine_fail_every("fail_hang", 0);
 	/* discards, zeroed_bytes, unaligned */
 	EXPECT_EQ(blk_op(REQ_OP_DISCARD, 0, PAGE_SIZE), BLK_STS_OK);
 	EXPECT_EQ(blk_op(REQ_OP_DISCARD, 0, PAGE_SIZE), BLK_STS_OK);

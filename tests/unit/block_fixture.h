@@ -134,27 +134,6 @@ static inline u8 *blk_vram(u64 off)
 
 /* ---- the engine ---- */
 
-/* A module parameter of ps3vram_dma or ps3vram_emu, or the test fails. */
-static inline unsigned int *blk_dma_param(const char *name)
-{
-	unsigned int *p = dma_engine_param(name);
-
-	ASSERT_TRUE(p);
-	return p;
-}
-
-/* The software RSX's fault @name on every @n-th copy from now on (0: off). */
-static inline void blk_dma_fail_every(const char *name, unsigned int n)
-{
-	ASSERT_EQ(dma_engine_fail_every(name, n), 0);
-}
-
-/* ... on the next copy only. */
-static inline void blk_dma_fail_next(const char *name)
-{
-	ASSERT_EQ(dma_engine_fail_next(name), 0);
-}
-
 /*
  * Nothing moves VRAM any more: every DMA copy hangs (and gives up after
  * 1 ms of fake time) and the CPU cannot reach VRAM either; or the engine
@@ -162,8 +141,8 @@ static inline void blk_dma_fail_next(const char *name)
  */
 static inline void blk_vram_unreachable(bool dead)
 {
-	*blk_dma_param("timeout_ms") = 1;
-	blk_dma_fail_every("fail_hang", dead ? 1 : 0);
+	*engine_param("timeout_ms") = 1;
+	engine_fail_every("fail_hang", dead ? 1 : 0);
 	dma_engine_cpu_dead = dead;
 }
 

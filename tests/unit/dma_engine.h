@@ -90,4 +90,29 @@ int dma_engine_emu_refs(void);
 /* Let every modelled copy finish (advances the fake clock). */
 void dma_engine_settle(void);
 
+/*
+ * The checked forms, for the client fixtures (which include harness.h
+ * first): a module parameter of ps3vram_dma or ps3vram_emu by name, and
+ * the software RSX's fault @name ("fail_hang", ...) on every @n-th copy
+ * from now on (0: off) or on the next copy only; the test fails on a name
+ * that does not exist.
+ */
+static inline unsigned int *engine_param(const char *name)
+{
+	unsigned int *p = dma_engine_param(name);
+
+	ASSERT_TRUE(p);
+	return p;
+}
+
+static inline void engine_fail_every(const char *name, unsigned int n)
+{
+	ASSERT_EQ(dma_engine_fail_every(name, n), 0);
+}
+
+static inline void engine_fail_next(const char *name)
+{
+	ASSERT_EQ(dma_engine_fail_next(name), 0);
+}
+
 #endif /* _UNIT_DMA_ENGINE_H */

@@ -161,30 +161,6 @@ static inline void swap_expect_empty(void)
 	EXPECT_EQ(mm_stat(MM_VRAM_USED), 0);
 }
 
-/* A module parameter of ps3vram_dma or ps3vram_emu, or the test fails. */
-static inline unsigned int *swap_dma_param(const char *name)
-{
-	unsigned int *p = dma_engine_param(name);
-
-	ASSERT_TRUE(p);
-	return p;
-}
-
-/*
- * The software RSX's fault @name ("fail_hang", ...) on every @n-th copy
- * from now on (0: off), or the test fails.
- */
-static inline void swap_dma_fail_every(const char *name, unsigned int n)
-{
-	ASSERT_EQ(dma_engine_fail_every(name, n), 0);
-}
-
-/* ... on the next copy only. */
-static inline void swap_dma_fail_next(const char *name)
-{
-	ASSERT_EQ(dma_engine_fail_next(name), 0);
-}
-
 /*
  * How many times @stmt WARNed; it may, without failing the test.  The
  * count of the whole test, unit_warn_count(), still holds them.

@@ -131,7 +131,7 @@ UNIT_TEST(swap_io_test_an_object_lives_in_vram_where_its_handle_says)
 static void swap_fail_next_copy(const char *fault)
 {
 	ASSERT_GE(RETRIES, 1);
-	swap_dma_fail_next(fault);
+	engine_fail_next(fault);
 }
 
 /* The modules, a pool, and copies that give up after 1 ms (fake time). */
@@ -139,7 +139,7 @@ static void *swap_start_short_timeout(void)
 {
 	void *pool = swap_start(VRAM_MB);
 
-	*swap_dma_param("timeout_ms") = 1;
+	*engine_param("timeout_ms") = 1;
 	return pool;
 }
 
@@ -163,7 +163,7 @@ UNIT_TEST(swap_io_test_load_falls_back_to_the_cpu_when_every_download_hangs)
 	void *pool = swap_start_short_timeout();
 	unsigned long h = swap_put(pool, 1500);
 
-	swap_dma_fail_every("fail_hang", 1);
+	engine_fail_every("fail_hang", 1);
 	EXPECT_TRUE(swap_intact(pool, h, 1500));
 	EXPECT_EQ(io_stat(IO_LOADS), 1);
 	EXPECT_EQ(io_stat(IO_RETRIES_DOWN), RETRIES);
@@ -194,7 +194,7 @@ UNIT_TEST(swap_io_test_store_falls_back_to_the_cpu_when_every_upload_hangs)
 	void *pool = swap_start_short_timeout();
 	unsigned long h = swap_alloc(pool, 1500);
 
-	swap_dma_fail_every("fail_hang", 1);
+	engine_fail_every("fail_hang", 1);
 	swap_fill(pool, h, 1500);
 	EXPECT_EQ(io_stat(IO_STORES), 1);
 	EXPECT_EQ(io_stat(IO_RETRIES_UP), RETRIES);
@@ -203,7 +203,7 @@ UNIT_TEST(swap_io_test_store_falls_back_to_the_cpu_when_every_upload_hangs)
 	EXPECT_TRUE(swap_vram_intact(h, 1500));
 
 	/* The engine back: the object comes back by DMA. */
-	swap_dma_fail_every("fail_hang", 0);
+	engine_fail_every("fail_hang", 0);
 	EXPECT_TRUE(swap_intact(pool, h, 1500));
 	EXPECT_EQ(io_stat(IO_CPU_READS), 0);
 	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
@@ -231,7 +231,7 @@ UNIT_TEST(swap_io_test_when_every_notifier_is_lost_the_cpu_finishes_both_ways)
 	void *pool = swap_start_short_timeout();
 	unsigned long h = swap_alloc(pool, 2500);
 
-	swap_dma_fail_every("fail_drop", 1);
+	engine_fail_every("fail_drop", 1);
 	swap_fill(pool, h, 2500);
 	EXPECT_EQ(io_stat(IO_RETRIES_UP), RETRIES);
 	EXPECT_EQ(io_stat(IO_CPU_WRITES), 1);

@@ -140,8 +140,8 @@ UNIT_TEST(swap_zswap_test_map_rw_reads_the_object_and_keeps_what_is_written)
 /* Every copy hangs (1 ms, fake time) and the CPU path is gone. */
 static void swap_engine_dead(void)
 {
-	*swap_dma_param("timeout_ms") = 1;
-	swap_dma_fail_every("fail_hang", 1);
+	*engine_param("timeout_ms") = 1;
+	engine_fail_every("fail_hang", 1);
 	swap_cpu_dead = 1;
 }
 
@@ -215,7 +215,7 @@ UNIT_TEST(swap_zswap_test_a_store_vram_cannot_take_is_held_in_ram_and_loads_inta
 	EXPECT_EQ(mm_stat(MM_HELD), 0);
 	EXPECT_EQ(mm_stat(MM_RAM_BYTES), PAGE_SIZE);
 	/* VRAM back, a load that reaches it ends the refusal of stores. */
-	swap_dma_fail_every("fail_hang", 0);
+	engine_fail_every("fail_hang", 0);
 	swap_cpu_dead = 0;
 	EXPECT_TRUE(swap_intact(pool, z, 100));
 	y = swap_put(pool, 700);
@@ -242,7 +242,7 @@ UNIT_TEST(swap_zswap_test_stores_are_refused_while_vram_is_unreachable)
 	EXPECT_EQ(io_stat(IO_REJECT_FULL), 0);
 	EXPECT_EQ(mm_stat(MM_STORED), 1);
 
-	swap_dma_fail_every("fail_hang", 0);
+	engine_fail_every("fail_hang", 0);
 	swap_cpu_dead = 0;
 	EXPECT_TRUE(swap_intact(pool, h, 100));
 	x = swap_put(pool, 100);
@@ -292,7 +292,7 @@ UNIT_TEST(swap_zswap_test_a_read_write_map_over_poison_stays_poison)
 
 	swap_engine_dead();
 	SWAP_WARNS(mem = drv->map(pool, h, ZPOOL_MM_RW));
-	swap_dma_fail_every("fail_hang", 0);
+	engine_fail_every("fail_hang", 0);
 	swap_cpu_dead = 0;
 	memset(mem, 0x5a, 8);
 	drv->unmap(pool, h);
@@ -324,7 +324,7 @@ UNIT_TEST(swap_zswap_test_writeback_never_hands_zswap_bytes_that_did_not_arrive)
 	EXPECT_EQ(evict.calls, 0);
 	EXPECT_EQ(mm_stat(MM_STORED), 3);
 
-	swap_dma_fail_every("fail_hang", 0);
+	engine_fail_every("fail_hang", 0);
 	swap_cpu_dead = 0;
 	EXPECT_TRUE(swap_intact(pool, h[1], 100));
 	downloads = client_stat(DMA_DOWNLOADS);
@@ -380,7 +380,7 @@ UNIT_TEST(swap_zswap_test_no_writeback_while_the_engine_is_gone)
 	EXPECT_EQ(swap_shrink(pool, 1, NULL), -EAGAIN);
 	EXPECT_EQ(evict.calls, 0);
 
-	swap_dma_fail_every("fail_hang", 0);
+	engine_fail_every("fail_hang", 0);
 	swap_cpu_dead = 0;
 	EXPECT_TRUE(swap_intact(pool, h[1], 100));
 	EXPECT_EQ(swap_shrink(pool, 1, NULL), 0);
