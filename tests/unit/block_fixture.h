@@ -106,25 +106,13 @@ enum {
 
 /* ---- sysfs ---- */
 
-static inline u64 blk_col(const char *path, int col, int cols)
-{
-	u64 v[16] = { };
-	int n = unit_sysfs_u64s(path, v, ARRAY_SIZE(v));
-
-	if (n != cols)
-		unit_check(false, true, __FILE__, __LINE__,
-			   "%s: %d columns, want %d: \"%s\"", path, n, cols,
-			   unit_sysfs_read(path) ?: "(unreadable)");
-	return v[col];
-}
-
-#define io_stat(col)		blk_col(BLK_SYS "io_stat", col, BLK_COLS)
-#define client_stat(col)	blk_col(CLIENT_SYS "io_stat", col, DMA_IO_COLS)
-#define mem_stat(col)		blk_col(ENGINE_SYS "mem_stat", col, MEM_COLS)
+#define io_stat(col)		unit_sysfs_col(BLK_SYS "io_stat", col, BLK_COLS)
+#define client_stat(col)	unit_sysfs_col(CLIENT_SYS "io_stat", col, DMA_IO_COLS)
+#define mem_stat(col)		unit_sysfs_col(ENGINE_SYS "mem_stat", col, MEM_COLS)
 
 /* Where the disk's VRAM starts in the engine's, and how much it claimed. */
-#define blk_claim_start()	blk_col(CLIENT_SYS "claim", 0, 2)
-#define blk_claim_size()	blk_col(CLIENT_SYS "claim", 1, 2)
+#define blk_claim_start()	unit_sysfs_col(CLIENT_SYS "claim", 0, 2)
+#define blk_claim_size()	unit_sysfs_col(CLIENT_SYS "claim", 1, 2)
 
 /* Byte @off of the disk in emulated VRAM, as the GPU sees it. */
 static inline u8 *blk_vram(u64 off)

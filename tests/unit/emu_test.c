@@ -385,17 +385,28 @@ static u8 *emu_ivshmem(struct pci_dev *pdev, const char *name)
 	return bar;
 }
 
+/*
+ * An ivshmem device @name on the PCI bus, with the parameters as at load
+ * but pci=@name: the device the next dma_modules_load() binds.
+ */
+static u8 *emu_ivshmem_named(struct pci_dev *pdev, const char *name)
+{
+	u8 *bar = emu_ivshmem(pdev, name);
+
+	unit_pci_add(pdev);
+	unit_on_cleanup(emu_pci_unset, NULL);
+	dma_params_default();
+	emu_pci = (char *)name;
+	return bar;
+}
+
 UNIT_TEST(emu_test_ivshmem_bar2_becomes_the_vram)
 {
 	struct pci_dev pdev;
 	struct ps3vram_dma_client *c;
 	struct ps3vram_dma_slot *slot;
-	u8 *bar = emu_ivshmem(&pdev, "0000:00:04.0");
+	u8 *bar = emu_ivshmem_named(&pdev, "0000:00:04.0");
 
-	unit_pci_add(&pdev);
-	dma_params_default();
-	emu_pci = "0000:00:04.0";
-	unit_on_cleanup(emu_pci_unset, NULL);
 	ASSERT_EQ(dma_modules_load(), 0);
 	EXPECT_TRUE(ps3vram_emu_bound);
 	EXPECT_TRUE(ps3vram_emu_vmalloc == NULL);
@@ -429,14 +440,10 @@ UNIT_TEST(emu_test_vram_mb_caps_the_ivshmem_window)
 {
 	struct pci_dev pdev;
 	struct ps3vram_dma_client *c;
-	u8 *bar = emu_ivshmem(&pdev, "0000:00:04.0");
+	u8 *bar = emu_ivshmem_named(&pdev, "0000:00:04.0");
 
 	memset(bar, 0xff, EMU_BAR2_SIZE);
-	unit_pci_add(&pdev);
-	dma_params_default();
-	emu_pci = "0000:00:04.0";
 	emu_vram_mb = 3;
-	unit_on_cleanup(emu_pci_unset, NULL);
 	ASSERT_EQ(dma_modules_load(), 0);
 	EXPECT_TRUE(ps3vram_emu_bound);
 	EXPECT_TRUE(ps3vram_emu_vmalloc == NULL);
@@ -460,12 +467,8 @@ UNIT_TEST(emu_test_vram_mb_larger_than_the_window_is_the_window)
 {
 	struct pci_dev pdev;
 
-	emu_ivshmem(&pdev, "0000:00:04.0");
-	unit_pci_add(&pdev);
-	dma_params_default();
-	emu_pci = "0000:00:04.0";
+	emu_ivshmem_named(&pdev, "0000:00:04.0");
 	emu_vram_mb = 64;
-	unit_on_cleanup(emu_pci_unset, NULL);
 	ASSERT_EQ(dma_modules_load(), 0);
 	ASSERT_TRUE(ps3vram_dma_engine != NULL);
 	EXPECT_EQ(ps3vram_dma_engine->hw->vram_size, EMU_BAR2_SIZE);
@@ -543,11 +546,7 @@ UNIT_TEST(emu_test_ivshmem_unplug_under_a_client_fails_it_cleanly)
 	struct pci_dev pdev;
 	u8 buf[64];
 
-	emu_ivshmem(&pdev, "0000:00:10.0");
-	unit_pci_add(&pdev);
-	unit_on_cleanup(emu_pci_unset, NULL);
-	dma_params_default();
-	emu_pci = "0000:00:10.0";
+	emu_ivshmem_named(&pdev, "0000:00:10.0");
 	ASSERT_EQ(dma_modules_load(), 0);
 	c = ps3vram_dma_client_create("unplug", 0);
 	ASSERT_PTR_OK(c);
@@ -593,11 +592,7 @@ UNIT_TEST(emu_test_an_unplug_leaves_the_module_pinned_by_its_clients)
 	struct pci_dev pdev;
 	unsigned long live;
 
-	emu_ivshmem(&pdev, "0000:00:10.0");
-	unit_pci_add(&pdev);
-	unit_on_cleanup(emu_pci_unset, NULL);
-	dma_params_default();
-	emu_pci = "0000:00:10.0";
+	emu_ivshmem_named(&pdev, "0000:00:10.0");
 	ASSERT_EQ(dma_modules_load(), 0);
 	a = ps3vram_dma_client_create("a", 1 << 20);
 	ASSERT_PTR_OK(a);
@@ -629,12 +624,8 @@ UNIT_TEST(emu_test_ivshmem_unplug_then_rescan)
 	struct ps3vram_dma_slot *slot;
 	struct pci_dev pdev;
 	unsigned long live;
-	u8 *bar = emu_ivshmem(&pdev, "0000:00:10.0");
+	u8 *bar = emu_ivshmem_named(&pdev, "0000:00:10.0");
 
-	unit_pci_add(&pdev);
-	unit_on_cleanup(emu_pci_unset, NULL);
-	dma_params_default();
-	emu_pci = "0000:00:10.0";
 	live = unit_allocs_live();
 	ASSERT_EQ(dma_modules_load(), 0);
 	emu_unplug(&pdev);

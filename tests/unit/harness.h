@@ -235,6 +235,11 @@ bool unit_sysfs_dir_exists(const char *path);
  * is not numbers separated by single spaces and ended by one newline).
  */
 int unit_sysfs_u64s(const char *path, u64 *vals, int max);
+/*
+ * Column @col of such an attribute, which must have exactly @cols columns:
+ * otherwise the test stops there, saying what it read.
+ */
+u64 unit_sysfs_col(const char *path, int col, int cols);
 
 const char *unit_debugfs_read(const char *path);
 /*

@@ -356,7 +356,7 @@ UNIT_TEST(swap_alloc_test_malloc_is_enomem_when_the_claim_is_full)
 	swap_modules_load(4 * CLAIM / MiB, CLAIM / MiB);
 	pool = swap_pool();
 	EXPECT_EQ(mm_stat(MM_VRAM_TOTAL), CLAIM);
-	EXPECT_EQ(swap_col(CLIENT_SYS "claim", 1, 2), CLAIM);
+	EXPECT_EQ(unit_sysfs_col(CLIENT_SYS "claim", 1, 2), CLAIM);
 
 	for (i = 0; i < ARRAY_SIZE(h); i++)
 		h[i] = swap_alloc(pool, PAGE_SIZE);

@@ -135,23 +135,11 @@ static inline unsigned int class_size(size_t size)
 
 /* ---- sysfs ---- */
 
-static inline u64 swap_col(const char *path, int col, int cols)
-{
-	u64 v[16] = { };
-	int n = unit_sysfs_u64s(path, v, ARRAY_SIZE(v));
-
-	if (n != cols)
-		unit_check(false, true, __FILE__, __LINE__,
-			   "%s: %d columns, want %d: \"%s\"", path, n, cols,
-			   unit_sysfs_read(path) ?: "(unreadable)");
-	return v[col];
-}
-
-#define mm_stat(col)		swap_col(SWAP_SYS "mm_stat", col, MM_COLS)
-#define io_stat(col)		swap_col(SWAP_SYS "io_stat", col, IO_COLS)
-#define client_stat(col)	swap_col(CLIENT_SYS "io_stat", col, DMA_IO_COLS)
-#define engine_stat(col)	swap_col(ENGINE_SYS "io_stat", col, DMA_IO_COLS)
-#define mem_stat(col)		swap_col(ENGINE_SYS "mem_stat", col, MEM_COLS)
+#define mm_stat(col)		unit_sysfs_col(SWAP_SYS "mm_stat", col, MM_COLS)
+#define io_stat(col)		unit_sysfs_col(SWAP_SYS "io_stat", col, IO_COLS)
+#define client_stat(col)	unit_sysfs_col(CLIENT_SYS "io_stat", col, DMA_IO_COLS)
+#define engine_stat(col)	unit_sysfs_col(ENGINE_SYS "io_stat", col, DMA_IO_COLS)
+#define mem_stat(col)		unit_sysfs_col(ENGINE_SYS "mem_stat", col, MEM_COLS)
 
 /* mm_stat: no object stored and no block in use. */
 static inline void swap_expect_empty(void)
@@ -430,7 +418,7 @@ static inline unsigned int swap_block(unsigned long handle)
 /* The object's bytes in emulated VRAM, where its handle says they are. */
 static inline u8 *swap_vram(unsigned long handle)
 {
-	return dma_engine_vram(swap_col(CLIENT_SYS "claim", 0, 2) +
+	return dma_engine_vram(unit_sysfs_col(CLIENT_SYS "claim", 0, 2) +
 			       swap_where(handle).off);
 }
 

@@ -15,7 +15,7 @@ UNIT_TEST(swap_pool_test_without_vram_mb_the_largest_free_range_is_claimed)
 	void *pool = swap_start(8);
 
 	EXPECT_EQ(mm_stat(MM_VRAM_TOTAL), 8 * MiB);
-	EXPECT_EQ(swap_col(CLIENT_SYS "claim", 1, 2), 8 * MiB);
+	EXPECT_EQ(unit_sysfs_col(CLIENT_SYS "claim", 1, 2), 8 * MiB);
 	EXPECT_EQ(ps3vram_swap.nr_blocks, 8 * MiB / BLOCK);
 	EXPECT_EQ(swap_total_bytes(pool), 0);
 }

@@ -515,6 +515,18 @@ int unit_sysfs_u64s(const char *path, u64 *vals, int max)
 	return s[1] ? -EPROTO : n;
 }
 
+u64 unit_sysfs_col(const char *path, int col, int cols)
+{
+	u64 v[16] = { };
+	int n = unit_sysfs_u64s(path, v, ARRAY_SIZE(v));
+
+	if (n != cols)
+		unit_check(false, true, __FILE__, __LINE__,
+			   "%s: %d columns, want %d: \"%s\"", path, n, cols,
+			   unit_sysfs_read(path) ?: "(unreadable)");
+	return v[col];
+}
+
 /* Kobjects a test left in sysfs: reported, and unlinked for the next. */
 unsigned int unit_sysfs_leftovers(void)
 {
