@@ -298,7 +298,7 @@ struct blk_seg {
 
 /*
  * Build a bio of @op at @sector from @nr segments.  For a write, each
- * segment's memory first gets blk_pattern(@seed + i); what is outside the
+ * segment's memory first gets client_pattern(@seed + i); what is outside the
  * segments keeps BLK_FILL.
  */
 static void blk_bio_of(struct blk_bio *b, enum req_op op, sector_t sector,
@@ -310,7 +310,7 @@ static void blk_bio_of(struct blk_bio *b, enum req_op op, sector_t sector,
 	blk_bio_init(b, op, sector);
 	for (i = 0; i < nr; i++) {
 		if (op == REQ_OP_WRITE)
-			blk_pattern(blk_mem_at(seg[i].page, seg[i].off),
+			client_pattern(blk_mem_at(seg[i].page, seg[i].off),
 				    seg[i].len, seed + i);
 		blk_bio_add(b, seg[i].page, seg[i].off, seg[i].len);
 	}
@@ -347,7 +347,7 @@ UNIT_TEST(blk_test_segments_at_page_offsets_move_exactly_their_bytes)
 
 	/* Something in VRAM around the write, to see that it stays. */
 	vram = blk_vram(0);
-	blk_pattern(vram, span, 1);
+	client_pattern(vram, span, 1);
 	memcpy(want, vram, span);
 	blk_bio_of(&b, REQ_OP_WRITE, at, wr, ARRAY_SIZE(wr), 100);
 	for (i = 0, pos = off; i < ARRAY_SIZE(wr); pos += wr[i++].len)
@@ -362,7 +362,7 @@ UNIT_TEST(blk_test_segments_at_page_offsets_move_exactly_their_bytes)
 		}
 	/* A write leaves its memory as it was. */
 	for (i = 0; i < ARRAY_SIZE(wr); i++)
-		EXPECT_TRUE(blk_is_pattern(blk_mem_at(wr[i].page, wr[i].off),
+		EXPECT_TRUE(client_is_pattern(blk_mem_at(wr[i].page, wr[i].off),
 					   wr[i].len, 100 + i));
 
 	/* Read back in two segments, the second spanning pages. */
@@ -406,7 +406,7 @@ UNIT_TEST(blk_test_unwritten_sectors_read_as_zeroes)
 	EXPECT_EQ(blk_rw(REQ_OP_READ, 4, 1, SECTOR, 3 * SECTOR), BLK_STS_OK);
 	EXPECT_TRUE(blk_is_all(blk_mem_at(1, 0), SECTOR, BLK_FILL));
 	EXPECT_TRUE(blk_is_all(blk_mem_at(1, SECTOR), SECTOR, 0));
-	EXPECT_TRUE(blk_is_pattern(blk_mem_at(1, 2 * SECTOR), SECTOR, 7));
+	EXPECT_TRUE(client_is_pattern(blk_mem_at(1, 2 * SECTOR), SECTOR, 7));
 	EXPECT_TRUE(blk_is_all(blk_mem_at(1, 3 * SECTOR), SECTOR, 0));
 	EXPECT_TRUE(blk_is_all(blk_mem_at(1, 4 * SECTOR),
 			       PAGE_SIZE - 4 * SECTOR, BLK_FILL));
@@ -444,7 +444,7 @@ UNIT_TEST(blk_test_more_segments_than_copies_in_flight_all_come_back)
 	blk_bio_of(&b, REQ_OP_READ, PAGE_SECTORS, seg, ARRAY_SIZE(seg), 0);
 	ASSERT_EQ(blk_submit(&b), BLK_STS_OK);
 	for (i = 0; i < ARRAY_SIZE(seg); i++)
-		if (!blk_is_pattern(blk_mem_at(ARRAY_SIZE(seg) + i, 0),
+		if (!client_is_pattern(blk_mem_at(ARRAY_SIZE(seg) + i, 0),
 				    PAGE_SIZE, 40 + i))
 			unit_fail("page %u of %zu came back different", i,
 				  ARRAY_SIZE(seg));
@@ -468,17 +468,17 @@ UNIT_TEST(blk_test_a_multi_page_bio_vec_is_copied_a_page_at_a_time)
 	up = client_stat(DMA_UPLOADS);
 	down = client_stat(DMA_DOWNLOADS);
 	bytes_up = client_stat(DMA_BYTES_UP);
-	blk_pattern(blk_mem_at(0, off), len, 3);
+	client_pattern(blk_mem_at(0, off), len, 3);
 	ASSERT_EQ(blk_rw(REQ_OP_WRITE, 0, 0, off, len), BLK_STS_OK);
 	/* PAGE_SIZE - 1024, PAGE_SIZE, then 1024 bytes */
 	EXPECT_EQ(client_stat(DMA_UPLOADS) - up, 3);
 	EXPECT_EQ(client_stat(DMA_BYTES_UP) - bytes_up, len);
-	EXPECT_TRUE(blk_is_pattern(blk_vram(0), len, 3));
+	EXPECT_TRUE(client_is_pattern(blk_vram(0), len, 3));
 	EXPECT_TRUE(blk_is_all(blk_vram(len), PAGE_SIZE, 0));
 
 	ASSERT_EQ(blk_rw(REQ_OP_READ, 0, 5, 0, len), BLK_STS_OK);
 	EXPECT_EQ(client_stat(DMA_DOWNLOADS) - down, 2);
-	EXPECT_TRUE(blk_is_pattern(blk_mem_at(5, 0), len, 3));
+	EXPECT_TRUE(client_is_pattern(blk_mem_at(5, 0), len, 3));
 	EXPECT_TRUE(blk_is_all(blk_mem_at(7, 0), PAGE_SIZE, BLK_FILL));
 }
 
@@ -497,7 +497,7 @@ UNIT_TEST(blk_test_a_split_bio_moves_only_what_its_iterator_covers)
 	blk_start(VRAM_MB);
 	blk_bio_init(&b, REQ_OP_WRITE, at);
 	for (i = 0; i < 3; i++) {
-		blk_pattern(blk_mem_at(i, 0), PAGE_SIZE, 60 + i);
+		client_pattern(blk_mem_at(i, 0), PAGE_SIZE, 60 + i);
 		blk_bio_add(&b, i, 0, PAGE_SIZE);
 	}
 	/* What bio_split() leaves of the bio: its front split off, ... */
@@ -528,7 +528,7 @@ UNIT_TEST(blk_test_write_zeroes_zeroes_its_range_only_and_counts_it)
 	EXPECT_EQ(io_stat(BLK_CPU_WRITES) + io_stat(BLK_UNALIGNED), 0);
 
 	EXPECT_EQ(blk_rw(REQ_OP_READ, 0, 8, 0, all), BLK_STS_OK);
-	EXPECT_TRUE(blk_is_pattern(blk_mem_at(8, 0), at * SECTOR, 9));
+	EXPECT_TRUE(client_is_pattern(blk_mem_at(8, 0), at * SECTOR, 9));
 	EXPECT_TRUE(blk_is_all(blk_mem_at(8, at * SECTOR), len, 0));
 	EXPECT_EQ(memcmp(blk_mem_at(8, at * SECTOR + len),
 			 blk_mem_at(0, at * SECTOR + len),
@@ -550,13 +550,13 @@ UNIT_TEST(blk_test_discard_and_flush_succeed_and_change_nothing)
 	EXPECT_EQ(blk_op(REQ_OP_DISCARD, 0, PAGE_SIZE), BLK_STS_OK);
 	EXPECT_EQ(blk_op(REQ_OP_FLUSH, 0, 0), BLK_STS_OK);
 	EXPECT_EQ(io_stat(BLK_DISCARDS), 1);
-	EXPECT_TRUE(blk_is_pattern(blk_vram(0), PAGE_SIZE, 11));
+	EXPECT_TRUE(client_is_pattern(blk_vram(0), PAGE_SIZE, 11));
 	EXPECT_EQ(client_stat(DMA_UPLOADS), up);
 
 	EXPECT_EQ(blk_op(REQ_OP_DRV_IN, 0, 0), BLK_STS_NOTSUPP);
 	EXPECT_EQ(blk_op(REQ_OP_SECURE_ERASE, 0, SECTOR), BLK_STS_NOTSUPP);
 	EXPECT_EQ(io_stat(BLK_FAILED_READS) + io_stat(BLK_FAILED_WRITES), 0);
-	EXPECT_TRUE(blk_is_pattern(blk_vram(0), PAGE_SIZE, 11));
+	EXPECT_TRUE(client_is_pattern(blk_vram(0), PAGE_SIZE, 11));
 }
 
 /*
@@ -573,7 +573,7 @@ UNIT_TEST(blk_test_io_past_the_end_is_refused_and_counted_invalid)
 	blk_put(end - 1, SECTOR, 12, 0);
 	up = client_stat(DMA_UPLOADS);
 
-	blk_pattern(blk_mem_at(1, 0), 2 * SECTOR, 13);
+	client_pattern(blk_mem_at(1, 0), 2 * SECTOR, 13);
 	EXPECT_EQ(blk_rw(REQ_OP_WRITE, end - 1, 1, 0, 2 * SECTOR),
 		  BLK_STS_IOERR);
 	EXPECT_EQ(blk_rw(REQ_OP_READ, end, 2, 0, SECTOR), BLK_STS_IOERR);
@@ -600,7 +600,7 @@ UNIT_TEST(blk_test_a_sector_that_wraps_in_bytes_is_refused)
 	blk_start(VRAM_MB);
 	blk_put(0, PAGE_SIZE, 21, 0);
 
-	blk_pattern(blk_mem_at(1, 0), SECTOR, 22);
+	client_pattern(blk_mem_at(1, 0), SECTOR, 22);
 	EXPECT_EQ(blk_rw(REQ_OP_WRITE, wrap, 1, 0, SECTOR), BLK_STS_IOERR);
 	EXPECT_EQ(blk_rw(REQ_OP_READ, wrap + 1, 1, 0, SECTOR), BLK_STS_IOERR);
 	EXPECT_EQ(io_stat(BLK_INVALID_IO), 2);
@@ -644,7 +644,7 @@ UNIT_TEST(blk_test_a_hung_copy_is_retried_and_the_bio_succeeds)
 	engine_fail_next("fail_hang");
 	blk_put(PAGE_SECTORS, PAGE_SIZE, 22, 2);
 	EXPECT_EQ(io_stat(BLK_RETRIES), 2);
-	EXPECT_TRUE(blk_is_pattern(blk_vram(PAGE_SIZE), PAGE_SIZE, 22));
+	EXPECT_TRUE(client_is_pattern(blk_vram(PAGE_SIZE), PAGE_SIZE, 22));
 	EXPECT_EQ(io_stat(BLK_CPU_READS) + io_stat(BLK_CPU_WRITES), 0);
 	EXPECT_EQ(io_stat(BLK_FAILED_READS) + io_stat(BLK_FAILED_WRITES), 0);
 }
@@ -665,14 +665,14 @@ UNIT_TEST(blk_test_when_every_copy_hangs_the_cpu_finishes_the_bio)
 	EXPECT_EQ(io_stat(BLK_CPU_WRITES), 2);
 	/* each copy: the first attempt and its retries */
 	EXPECT_EQ(io_stat(BLK_RETRIES), 2 * (RETRIES + 1));
-	EXPECT_TRUE(blk_is_pattern(blk_vram(0), PAGE_SIZE, 30));
-	EXPECT_TRUE(blk_is_pattern(blk_vram(PAGE_SIZE), SECTOR, 31));
+	EXPECT_TRUE(client_is_pattern(blk_vram(0), PAGE_SIZE, 30));
+	EXPECT_TRUE(client_is_pattern(blk_vram(PAGE_SIZE), SECTOR, 31));
 
 	EXPECT_EQ(blk_rw(REQ_OP_READ, 0, 4, SECTOR, PAGE_SIZE + SECTOR),
 		  BLK_STS_OK);
 	EXPECT_EQ(io_stat(BLK_CPU_READS), 2);
-	EXPECT_TRUE(blk_is_pattern(blk_mem_at(4, SECTOR), PAGE_SIZE, 30));
-	EXPECT_TRUE(blk_is_pattern(blk_mem_at(5, SECTOR), SECTOR, 31));
+	EXPECT_TRUE(client_is_pattern(blk_mem_at(4, SECTOR), PAGE_SIZE, 30));
+	EXPECT_TRUE(client_is_pattern(blk_mem_at(5, SECTOR), SECTOR, 31));
 	EXPECT_TRUE(blk_is_all(blk_mem_at(4, 0), SECTOR, BLK_FILL));
 	EXPECT_EQ(io_stat(BLK_FAILED_READS) + io_stat(BLK_FAILED_WRITES), 0);
 	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
@@ -803,9 +803,9 @@ UNIT_TEST(blk_test_unaligned_segments_go_to_the_cpu_and_are_counted)
 	/* Only the aligned third went by DMA. */
 	EXPECT_EQ(client_stat(DMA_UPLOADS) - up, 1);
 	EXPECT_EQ(client_stat(DMA_CPU_WRITES), 2);
-	EXPECT_TRUE(blk_is_pattern(blk_vram(at * SECTOR), 8, 70));
-	EXPECT_TRUE(blk_is_pattern(blk_vram(at * SECTOR + 8), 504, 71));
-	EXPECT_TRUE(blk_is_pattern(blk_vram(at * SECTOR + 512), 512, 72));
+	EXPECT_TRUE(client_is_pattern(blk_vram(at * SECTOR), 8, 70));
+	EXPECT_TRUE(client_is_pattern(blk_vram(at * SECTOR + 8), 504, 71));
+	EXPECT_TRUE(client_is_pattern(blk_vram(at * SECTOR + 512), 512, 72));
 	EXPECT_TRUE(blk_is_all(blk_vram(0), at * SECTOR, 0));
 	EXPECT_TRUE(blk_is_all(blk_vram((at + 2) * SECTOR), SECTOR, 0));
 
@@ -815,11 +815,11 @@ UNIT_TEST(blk_test_unaligned_segments_go_to_the_cpu_and_are_counted)
 	EXPECT_EQ(client_stat(DMA_DOWNLOADS) - down, 1);
 	EXPECT_EQ(client_stat(DMA_CPU_READS), 2);
 	/* 8 + 16 bytes of the first two written segments, ... */
-	EXPECT_TRUE(blk_is_pattern(blk_mem_at(5, 24), 8, 70));
-	EXPECT_TRUE(blk_is_pattern(blk_mem_at(5, 32), 16, 71));
+	EXPECT_TRUE(client_is_pattern(blk_mem_at(5, 24), 8, 70));
+	EXPECT_TRUE(client_is_pattern(blk_mem_at(5, 32), 16, 71));
 	/* ... the rest of the second, the third by DMA. */
 	EXPECT_EQ(memcmp(blk_mem_at(6, 300), blk_mem_at(1, 1016), 488), 0);
-	EXPECT_TRUE(blk_is_pattern(blk_mem_at(7, 0), 512, 72));
+	EXPECT_TRUE(client_is_pattern(blk_mem_at(7, 0), 512, 72));
 	EXPECT_TRUE(blk_is_all(blk_mem_at(5, 0), 24, BLK_FILL));
 	EXPECT_TRUE(blk_is_all(blk_mem_at(5, 48), PAGE_SIZE - 48, BLK_FILL));
 	EXPECT_TRUE(blk_is_all(blk_mem_at(6, 0), 300, BLK_FILL));
@@ -845,7 +845,7 @@ UNIT_TEST(blk_test_an_unaligned_segment_the_cpu_cannot_move_fails_the_bio)
 	blk_bio_of(&b, REQ_OP_WRITE, 0, wr, ARRAY_SIZE(wr), 90);
 	EXPECT_EQ(blk_submit(&b), BLK_STS_IOERR);
 	EXPECT_EQ(io_stat(BLK_FAILED_WRITES), 1);
-	EXPECT_TRUE(blk_is_pattern(blk_vram(0), 2 * SECTOR, 80));
+	EXPECT_TRUE(client_is_pattern(blk_vram(0), 2 * SECTOR, 80));
 
 	blk_bio_of(&b, REQ_OP_READ, 0, rd, ARRAY_SIZE(rd), 0);
 	EXPECT_EQ(blk_submit(&b), BLK_STS_IOERR);
@@ -886,17 +886,17 @@ UNIT_TEST(blk_test_rw_page_writes_and_reads_a_page_as_swap_does)
 	disk = ps3vram_blk.disk;
 	up = client_stat(DMA_UPLOADS);
 	down = client_stat(DMA_DOWNLOADS);
-	blk_pattern(blk_mem_at(0, 0), PAGE_SIZE, 100);
+	client_pattern(blk_mem_at(0, 0), PAGE_SIZE, 100);
 	ASSERT_EQ(blk_swap_write(2 * PAGE_SECTORS, 0), 0);
 	/* written back and unlocked */
 	EXPECT_FALSE(PageWriteback(&blk_page[0]));
 	EXPECT_FALSE(PageLocked(&blk_page[0]));
-	EXPECT_TRUE(blk_is_pattern(blk_vram(2 * PAGE_SIZE), PAGE_SIZE, 100));
+	EXPECT_TRUE(client_is_pattern(blk_vram(2 * PAGE_SIZE), PAGE_SIZE, 100));
 
 	ASSERT_EQ(blk_swap_read(2 * PAGE_SECTORS, 1), 0);
 	EXPECT_TRUE(PageUptodate(&blk_page[1]));
 	EXPECT_FALSE(PageLocked(&blk_page[1]));
-	EXPECT_TRUE(blk_is_pattern(blk_mem_at(1, 0), PAGE_SIZE, 100));
+	EXPECT_TRUE(client_is_pattern(blk_mem_at(1, 0), PAGE_SIZE, 100));
 	EXPECT_TRUE(blk_is_all(blk_mem_at(2, 0), PAGE_SIZE, BLK_FILL));
 
 	/* one DMA copy each way, and no bio for the block layer to count */
@@ -923,7 +923,7 @@ UNIT_TEST(blk_test_rw_page_returns_an_error_after_a_failed_copy)
 	EXPECT_FALSE(PageUptodate(&blk_page[1]));
 	unlock_page(&blk_page[1]);
 
-	blk_pattern(blk_mem_at(2, 0), PAGE_SIZE, 111);
+	client_pattern(blk_mem_at(2, 0), PAGE_SIZE, 111);
 	EXPECT_EQ(blk_swap_write(0, 2), -EIO);
 	EXPECT_FALSE(PageWriteback(&blk_page[2]));
 	EXPECT_TRUE(PageLocked(&blk_page[2]));
@@ -961,7 +961,7 @@ UNIT_TEST(blk_test_rw_page_refuses_a_sector_that_wraps_in_bytes)
 
 	blk_start(VRAM_MB);
 	blk_put(0, PAGE_SIZE, 23, 0);
-	blk_pattern(blk_mem_at(1, 0), PAGE_SIZE, 24);
+	client_pattern(blk_mem_at(1, 0), PAGE_SIZE, 24);
 	EXPECT_EQ(blk_swap_write(wrap, 1), -EINVAL);
 	unlock_page(&blk_page[1]);
 	EXPECT_TRUE(blk_holds(0, PAGE_SIZE, 23, 2));
@@ -1052,8 +1052,8 @@ UNIT_TEST(blk_test_a_new_engine_is_claimed_and_old_sectors_read_as_lost)
 	EXPECT_EQ(blk_op(REQ_OP_WRITE_ZEROES, b + 1, PAGE_SIZE - SECTOR),
 		  BLK_STS_OK);
 	EXPECT_EQ(blk_rw(REQ_OP_READ, a, 2, 0, 2 * PAGE_SIZE), BLK_STS_OK);
-	EXPECT_TRUE(blk_is_pattern(blk_mem_at(2, 0), PAGE_SIZE, 132));
-	EXPECT_TRUE(blk_is_pattern(blk_mem_at(3, 0), SECTOR, 133));
+	EXPECT_TRUE(client_is_pattern(blk_mem_at(2, 0), PAGE_SIZE, 132));
+	EXPECT_TRUE(client_is_pattern(blk_mem_at(3, 0), SECTOR, 133));
 	EXPECT_TRUE(blk_is_all(blk_mem_at(3, SECTOR), PAGE_SIZE - SECTOR, 0));
 	EXPECT_EQ(io_stat(BLK_LOST_READS), 4);
 	/* and the end of the disk is lost as well */
@@ -1074,10 +1074,10 @@ UNIT_TEST(blk_test_rw_page_read_of_a_lost_page_fails_until_written)
 	EXPECT_EQ(blk_swap_read(0, 1), -EIO);
 	EXPECT_TRUE(PageLocked(&blk_page[1]));
 	unlock_page(&blk_page[1]);
-	blk_pattern(blk_mem_at(2, 0), PAGE_SIZE, 141);
+	client_pattern(blk_mem_at(2, 0), PAGE_SIZE, 141);
 	EXPECT_EQ(blk_swap_write(0, 2), 0);
 	EXPECT_EQ(blk_swap_read(0, 3), 0);
-	EXPECT_TRUE(blk_is_pattern(blk_mem_at(3, 0), PAGE_SIZE, 141));
+	EXPECT_TRUE(client_is_pattern(blk_mem_at(3, 0), PAGE_SIZE, 141));
 }
 #endif
 

@@ -160,27 +160,6 @@ static inline u8 *blk_mem_at(unsigned int page, unsigned int off)
 	return blk_mem + page * PAGE_SIZE + off;
 }
 
-/* A pattern of @len bytes that is different for every @seed. */
-static inline void blk_pattern(u8 *buf, size_t len, unsigned long seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		buf[i] = (u8)(seed * 131 + i * 7 + (i >> 8) + 1);
-}
-
-/* Do the @len bytes at @mem hold blk_pattern(@seed)? */
-static inline bool blk_is_pattern(const u8 *mem, size_t len,
-				  unsigned long seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (mem[i] != (u8)(seed * 131 + i * 7 + (i >> 8) + 1))
-			return false;
-	return true;
-}
-
 /* Are the @len bytes at @mem all @c? */
 static inline bool blk_is_all(const u8 *mem, size_t len, u8 c)
 {
@@ -281,23 +260,23 @@ static inline blk_status_t blk_op(enum req_op op, sector_t sector,
 }
 
 /*
- * Write blk_pattern(@seed) to the @len bytes at @sector, through page
+ * Write client_pattern(@seed) to the @len bytes at @sector, through page
  * @page (which then holds it at its start), or the test fails.
  */
 static inline void blk_put(sector_t sector, unsigned int len,
 			   unsigned long seed, unsigned int page)
 {
-	blk_pattern(blk_mem_at(page, 0), len, seed);
+	client_pattern(blk_mem_at(page, 0), len, seed);
 	ASSERT_EQ(blk_rw(REQ_OP_WRITE, sector, page, 0, len), BLK_STS_OK);
 }
 
-/* Do the @len bytes at @sector read back as blk_pattern(@seed)? */
+/* Do the @len bytes at @sector read back as client_pattern(@seed)? */
 static inline bool blk_holds(sector_t sector, unsigned int len,
 			     unsigned long seed, unsigned int page)
 {
 	memset(blk_mem_at(page, 0), BLK_FILL, len);
 	return blk_rw(REQ_OP_READ, sector, page, 0, len) == BLK_STS_OK &&
-	       blk_is_pattern(blk_mem_at(page, 0), len, seed);
+	       client_is_pattern(blk_mem_at(page, 0), len, seed);
 }
 
 /* The disk's size in bytes, as its capacity says. */

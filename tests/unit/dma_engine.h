@@ -90,6 +90,28 @@ int dma_engine_emu_refs(void);
 /* Let every modelled copy finish (advances the fake clock). */
 void dma_engine_settle(void);
 
+/* A pattern of @len bytes that is different for every @seed. */
+static inline void client_pattern(u8 *buf, size_t len, unsigned long seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = (u8)(seed * 131 + i * 7 + (i >> 8) + 1);
+}
+
+/* Do the @len bytes at @mem hold client_pattern(@seed)? */
+static inline bool client_is_pattern(const void *mem, size_t len,
+				     unsigned long seed)
+{
+	const u8 *m = mem;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (m[i] != (u8)(seed * 131 + i * 7 + (i >> 8) + 1))
+			return false;
+	return true;
+}
+
 /*
  * The checked forms, for the client fixtures (which include harness.h
  * first): a module parameter of ps3vram_dma or ps3vram_emu by name, and

@@ -19,7 +19,7 @@
  * pool, destroys them and unloads the modules again, so that an aborted
  * test cannot leak.
  *
- * An object stored by swap_put() or swap_fill() holds swap_pattern() of
+ * An object stored by swap_put() or swap_fill() holds client_pattern() of
  * its own handle: swap_intact() checks a load of it, swap_vram_intact()
  * the VRAM it lives in, and no copy of the data is kept.
  *
@@ -311,25 +311,6 @@ static inline int swap_shrink(void *pool, unsigned int pages,
 
 /* ---- what an object holds ---- */
 
-/* A pattern of @len bytes that is different for every @seed. */
-static inline void swap_pattern(u8 *buf, size_t len, unsigned long seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		buf[i] = (u8)(seed * 131 + i * 7 + (i >> 8) + 1);
-}
-
-/* Do the @len bytes at @mem hold swap_pattern(@seed)? */
-static inline bool swap_is_pattern(const void *mem, size_t len,
-				   unsigned long seed)
-{
-	u8 want[PAGE_SIZE];
-
-	swap_pattern(want, len, seed);
-	return !memcmp(mem, want, len);
-}
-
 /* Does a load of @handle give @want? */
 static inline bool swap_holds(void *pool, unsigned long handle,
 			      const void *want, size_t len)
@@ -341,16 +322,16 @@ static inline bool swap_holds(void *pool, unsigned long handle,
 	return same;
 }
 
-/* Store swap_pattern(@handle) in the @size bytes of @handle. */
+/* Store client_pattern(@handle) in the @size bytes of @handle. */
 static inline void swap_fill(void *pool, unsigned long handle, size_t size)
 {
 	u8 buf[PAGE_SIZE];
 
-	swap_pattern(buf, size, handle);
+	client_pattern(buf, size, handle);
 	swap_store(pool, handle, buf, size);
 }
 
-/* An object of @size bytes holding swap_pattern(its handle). */
+/* An object of @size bytes holding client_pattern(its handle). */
 static inline unsigned long swap_put(void *pool, size_t size)
 {
 	unsigned long handle = swap_alloc(pool, size);
@@ -384,7 +365,7 @@ static inline unsigned long swap_put_random(void *pool, u8 *copy,
 static inline bool swap_intact(void *pool, unsigned long handle, size_t size)
 {
 	void *mem = swap_read_begin(pool, handle);
-	bool same = swap_is_pattern(mem, size, handle);
+	bool same = client_is_pattern(mem, size, handle);
 
 	swap_read_end(pool, handle, mem);
 	return same;
@@ -425,7 +406,7 @@ static inline u8 *swap_vram(unsigned long handle)
 /* Does VRAM hold what swap_put() stored in @handle? */
 static inline bool swap_vram_intact(unsigned long handle, size_t size)
 {
-	return swap_is_pattern(swap_vram(handle), size, handle);
+	return client_is_pattern(swap_vram(handle), size, handle);
 }
 
 /* ---- loading and unloading the modules ---- */

@@ -117,7 +117,7 @@ UNIT_TEST(swap_io_test_an_object_lives_in_vram_where_its_handle_says)
 	EXPECT_EQ(memcmp(swap_vram(b), zero, sizeof(zero)), 0);
 
 	/* Nothing is kept elsewhere: a load reads what VRAM holds now. */
-	swap_pattern(want, sizeof(want), c);
+	client_pattern(want, sizeof(want), c);
 	for (i = 0; i < sizeof(want); i++) {
 		swap_vram(c)[i] ^= 0xff;
 		want[i] ^= 0xff;
@@ -290,8 +290,8 @@ UNIT_TEST(swap_io_test_two_tasks_mapping_one_object_each_unmap_their_own_slot)
 	unit_current_task = &writeback;
 	b = swap_read_begin(pool, h);
 	EXPECT_TRUE(a != b);
-	EXPECT_TRUE(swap_is_pattern(a, 1000, h));
-	EXPECT_TRUE(swap_is_pattern(b, 1000, h));
+	EXPECT_TRUE(client_is_pattern(a, 1000, h));
+	EXPECT_TRUE(client_is_pattern(b, 1000, h));
 	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 2);
 
 	swap_read_end(pool, h, b);
@@ -300,7 +300,7 @@ UNIT_TEST(swap_io_test_two_tasks_mapping_one_object_each_unmap_their_own_slot)
 	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 1);
 	/* Another copy while the loader still reads its mapping. */
 	other = swap_put(pool, 1000);
-	EXPECT_TRUE(swap_is_pattern(a, 1000, h));
+	EXPECT_TRUE(client_is_pattern(a, 1000, h));
 
 	unit_current_task = &loader;
 	swap_read_end(pool, h, a);
@@ -330,7 +330,7 @@ UNIT_TEST(swap_io_test_a_map_waits_while_every_mapping_entry_is_live)
 	swap_read_end(pool, h, mem[7]);
 	unit_current_task = &tasks[MAX_MAPS];
 	mem[MAX_MAPS] = swap_read_begin(pool, h);
-	EXPECT_TRUE(swap_is_pattern(mem[MAX_MAPS], 100, h));
+	EXPECT_TRUE(client_is_pattern(mem[MAX_MAPS], 100, h));
 	for (i = 0; i <= MAX_MAPS; i++) {
 		if (i == 7)
 			continue;
@@ -382,7 +382,7 @@ UNIT_TEST(swap_io_test_obj_write_then_obj_read_round_trips)
 	u8 want[3333];
 	void *mem;
 
-	swap_pattern(want, sizeof(want), 77);
+	client_pattern(want, sizeof(want), 77);
 	drv->obj_write(pool, h, want, sizeof(want));
 	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
 	EXPECT_EQ(memcmp(swap_vram(h), want, sizeof(want)), 0);

@@ -108,7 +108,7 @@ UNIT_TEST(swap_zswap_test_a_store_under_the_mutex_never_waits_for_loads_waiting_
 	/* The store done, the mutex is free: the loads decompress. */
 	for (i = 0; i < MAX_MAPS; i++)
 		if (ZSWAP_MAPS_BEFORE_MUTEX)
-			EXPECT_TRUE(swap_is_pattern(tmp[i], 100, h));
+			EXPECT_TRUE(client_is_pattern(tmp[i], 100, h));
 	EXPECT_TRUE(swap_intact(pool, n, 300));
 	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
 }
@@ -123,11 +123,11 @@ UNIT_TEST(swap_zswap_test_map_rw_reads_the_object_and_keeps_what_is_written)
 	u8 *mem;
 
 	mem = drv->map(pool, h, ZPOOL_MM_RW);
-	EXPECT_TRUE(swap_is_pattern(mem, 500, h));
+	EXPECT_TRUE(client_is_pattern(mem, 500, h));
 	memset(mem + 100, 0x5a, 50);
 	drv->unmap(pool, h);
 
-	swap_pattern(want, sizeof(want), h);
+	client_pattern(want, sizeof(want), h);
 	memset(want + 100, 0x5a, 50);
 	EXPECT_EQ(memcmp(swap_vram(h), want, sizeof(want)), 0);
 	EXPECT_TRUE(swap_holds(pool, h, want, sizeof(want)));
@@ -171,7 +171,7 @@ UNIT_TEST(swap_zswap_test_a_load_nothing_can_move_gets_poison_not_stale_bytes)
 	EXPECT_TRUE(swap_intact(pool, y, 1500));
 	swap_engine_dead();
 	warns = SWAP_WARNS(mem = swap_read_begin(pool, x));
-	EXPECT_FALSE(swap_is_pattern(mem, 1500, y));
+	EXPECT_FALSE(client_is_pattern(mem, 1500, y));
 	EXPECT_TRUE(swap_is_poison(mem, class_size(1500)));
 	swap_read_end(pool, x, mem);
 	EXPECT_EQ(warns, 0);
