@@ -174,6 +174,7 @@ check-full: setup-check
 
 check-unit: setup
 	@$(MAKE) --no-print-directory -C $(TOP)/tests/unit
+	@$(MAKE) --no-print-directory -C $(TOP)/tests/unit TARGET=ppc64
 
 check-vm: setup-check tools
 	@$(MAKE) --no-print-directory legacy-$(KVER_61)

@@ -18,6 +18,12 @@
  * usleep_range, GFP_KERNEL, wait_event) under a spinlock fails the test.
  */
 #include <setjmp.h>
+/*
+ * glibc's <signal.h> on powerpc includes the kernel's uapi
+ * <asm/sigcontext.h>, whose own <linux/types.h> would be the shim's; the
+ * harness needs no struct sigcontext, and this is glibc's way to skip it.
+ */
+#define sigcontext_struct sigcontext
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -833,8 +839,10 @@ int unit_main(int argc, char **argv)
 		for (t = unit_tests; t; t = t->next)
 			if (!strstr(t->name, filter))
 				unit_total--;
-	printf("KTAP version 1\n# %s: %u tests\n1..%u\n", argv[0],
-	       unit_total, unit_total);
+	printf("KTAP version 1\n# %s: %u tests, %s-endian, %lu-byte pages\n1..%u\n",
+	       argv[0], unit_total,
+	       __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? "big" : "little",
+	       PAGE_SIZE, unit_total);
 	for (t = unit_tests; t; t = t->next) {
 		if (filter && !strstr(t->name, filter))
 			continue;
