@@ -199,13 +199,13 @@ struct ps3vram_swap_map {
  * @drain_obj: the object of @drain the next request starts from
  * @evict_handle: the handle evict() runs for, 0 when none
  * @evict_task: the task that runs it
- * @evict_maps: zswap's maps of @evict_handle in evict(): the header, and
- *	the page when it writes it back
+ * @evict_freed: zswap freed @evict_handle from within evict(): it wrote
+ *	the page back (an entry zswap had invalidated is freed elsewhere: by
+ *	the invalidation, or later by a load that held it)
  * @evict_slot: the slot holding @evict_handle's bytes, loaded before
  *	evict(): zswap's maps of the handle in evict() read it
  *
- * @held to @nr_reserved and @drain to @evict_slot are protected by @lock,
- * but @evict_maps, which only the writeback's task reads and writes.
+ * @held to @nr_reserved and @drain to @evict_slot are protected by @lock.
  */
 struct ps3vram_swap_pool {
 	spinlock_t lock;		/* see above */
@@ -227,7 +227,7 @@ struct ps3vram_swap_pool {
 	unsigned int drain_obj;
 	unsigned long evict_handle;
 	struct task_struct *evict_task;
-	unsigned int evict_maps;
+	bool evict_freed;
 	struct ps3vram_dma_slot *evict_slot;
 #endif
 };

@@ -40,6 +40,7 @@ static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
 	struct ps3vram_dma_slot *slot;
 	unsigned int obj, objs;
 	unsigned long handle;
+	bool freed;
 	int ret = 0;
 
 	if (READ_ONCE(ps3vram_swap.broken))
@@ -88,11 +89,12 @@ static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
 		spin_lock(&pool->lock);
 		pool->evict_handle = handle;
 		pool->evict_slot = slot;
-		pool->evict_maps = 0;
+		pool->evict_freed = false;
 		WRITE_ONCE(pool->evict_task, current);
 		spin_unlock(&pool->lock);
 		ret = pool->ops->evict(pool->zpool, handle);
 		spin_lock(&pool->lock);
+		freed = pool->evict_freed;
 		pool->evict_handle = 0;
 		pool->evict_slot = NULL;
 		WRITE_ONCE(pool->evict_task, NULL);
@@ -105,12 +107,13 @@ static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
 			break;
 		}
 		/*
-		 * Written back when zswap mapped it a second time, for the
-		 * page; an entry it had invalidated (freed by the
-		 * invalidation, or later by a load holding it) has its header
-		 * read only.
+		 * Written back when zswap freed it in evict().  Not when zswap
+		 * found it invalidated: it read the header only, and the
+		 * invalidation freed it, or a load holding it will.  (How
+		 * often zswap maps it says nothing: Debian's 6.1 maps once
+		 * for the header and the page, older 6.1s twice.)
 		 */
-		if (pool->evict_maps > 1)
+		if (freed)
 			ps3vram_swap_count(PS3VRAM_SWAP_EVICTED, 1);
 	}
 	block->reclaim = false;

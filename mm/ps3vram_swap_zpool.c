@@ -222,18 +222,16 @@ int ps3vram_swap_fetch(struct ps3vram_swap_pool *pool, unsigned long handle,
 
 /*
  * The slot 6.1's writeback loaded @handle into, when zswap's evict() maps
- * it (counted); NULL otherwise.  Only the task that runs the writeback
- * sets evict_task to itself, and it reads what it wrote: no lock needed.
+ * it; NULL otherwise.  Only the task that runs the writeback sets
+ * evict_task to itself, and it reads what it wrote: no lock needed.
  */
 static struct ps3vram_dma_slot *
 ps3vram_swap_evict_slot(struct ps3vram_swap_pool *pool, unsigned long handle)
 {
 #if PS3VRAM_SWAP_EVICT
 	if (READ_ONCE(pool->evict_task) == current &&
-	    pool->evict_handle == handle) {
-		pool->evict_maps++;
+	    pool->evict_handle == handle)
 		return pool->evict_slot;
-	}
 #endif
 	return NULL;
 }
@@ -376,6 +374,10 @@ static void ps3vram_swap_free(struct ps3vram_swap_pool *pool,
 	if (__test_and_clear_bit(obj, block->pending))
 		ps3vram_swap_unreserve(pool);
 	ps3vram_swap_unhold(pool, block, obj, handle);
+#if PS3VRAM_SWAP_EVICT
+	if (handle == pool->evict_handle && current == pool->evict_task)
+		pool->evict_freed = true;
+#endif
 	if (block->used-- == ps3vram_swap_class_objs(block->class) &&
 	    !block->draining)
 		list_add(&block->list, &pool->partial[block->class]);
