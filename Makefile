@@ -69,7 +69,7 @@ KDIR ?= $(if $(wildcard $(RUNNING_KDIR)),$(RUNNING_KDIR),/lib/modules/$(KVER_61)
 # kernels can be built side by side without cleaning.
 MOD_SRCS := Kbuild include drivers mm
 
-.PHONY: all modules modules_install install deb setup setup-check demo check check-full check-unit check-vm check-debug lint ps3 \
+.PHONY: all modules modules_install install deb setup setup-check demo check check-full check-unit check-vm check-debug lint ps3 tools-ppc64 \
 	intree kernels mod-srcs tools clean soak bench bench-program
 all: modules
 
@@ -162,6 +162,12 @@ tools:
 	@$(MAKE) --no-print-directory -C $(TOP)/tools/swapbench O=$(BUILD)/tools
 	@$(MAKE) --no-print-directory -C $(TOP)/tools/ps3vram-stat O=$(BUILD)/tools
 	@$(MAKE) --no-print-directory -C $(TOP)/tools/selftest O=$(BUILD)/tools
+
+# the same, static big-endian powerpc64, for the PowerPC virtual PS3
+tools-ppc64:
+	@$(MAKE) --no-print-directory -C $(TOP)/tools/swapbench O=$(BUILD)/tools-ppc64 CC=powerpc64-linux-gnu-gcc
+	@$(MAKE) --no-print-directory -C $(TOP)/tools/ps3vram-stat O=$(BUILD)/tools-ppc64 CC=powerpc64-linux-gnu-gcc
+	@$(MAKE) --no-print-directory -C $(TOP)/tools/selftest O=$(BUILD)/tools-ppc64
 
 demo:
 	@$(TOP)/tools/vm/run-demo $(if $(filter-out 0,$(V)),-v)

@@ -18,9 +18,11 @@
 #	timeout -k 10 900 "${VPS3[@]}" < /dev/null > console.log
 
 # The machine's settings, which a caller may change before vps3_qemu: the
+# architecture (x86_64, or ppc64: the PowerPC virtual PS3, vps3_arch), the
 # CPU model, "single" (one host thread runs every vCPU in turn) or "multi"
 # (a host thread per vCPU), the RAM in MiB, the CPUs, and the size of the
 # VRAM window (empty: none)
+VPS3_ARCH=x86_64
 VPS3_CPU=max,-cx16
 VPS3_TCG=single
 VPS3_MEM=256
@@ -44,6 +46,23 @@ VPS3_KMSG='\[ *[0-9]+\.[0-9]{6}\] '
 # extended regular expressions, one per line in the file, joined by |
 VPS3_PROBLEMS=$(grep -v -E '^(#|$)' "$TOP/tools/vm/lib/kernel-problems" | paste -s -d '|')
 
+# vps3_arch ARCH - the machine of ARCH: x86_64 (the default above) or
+# ppc64, the PowerPC virtual PS3: QEMU's pseries machine running a
+# big-endian 64-bit kernel (scripts/debug-kernel --kernel ppc64-*), a POWER9
+# CPU under TCG, its console on the hypervisor's virtual terminal (hvc0);
+# the same VRAM window, disks and command line otherwise
+vps3_arch()
+{
+	case $1 in
+	x86_64)	;;
+	ppc64)	VPS3_CPU=POWER9
+		VPS3_CMDLINE=${VPS3_CMDLINE/console=ttyS0/console=hvc0} ;;
+	*)	echo "vps3: no machine for architecture $1 (x86_64, ppc64)" >&2
+		return 1 ;;
+	esac
+	VPS3_ARCH=$1
+}
+
 # vps3_qemu KERNEL INITRD ARGS [DISK]... - the whole QEMU command line of
 # one boot into VPS3[]: the machine of the settings above, its console on
 # stdio and no reboot (a panic ends QEMU), booting KERNEL with INITRD and
@@ -55,7 +74,12 @@ vps3_qemu()
 	local kernel=$1 initrd=$2 args=$3 disk file
 
 	shift 3
-	VPS3=(qemu-system-x86_64 -machine q35 -accel "tcg,thread=$VPS3_TCG"
+	if [[ $VPS3_ARCH == ppc64 ]]; then
+		VPS3=(qemu-system-ppc64 -machine pseries)
+	else
+		VPS3=(qemu-system-x86_64 -machine q35)
+	fi
+	VPS3+=(-accel "tcg,thread=$VPS3_TCG"
 	      -cpu "$VPS3_CPU" -m "$VPS3_MEM" -smp "$VPS3_SMP" -nodefaults
 	      -nographic -serial stdio -monitor none -no-reboot)
 	[[ -z $VPS3_VRAM_SIZE ]] ||
