@@ -30,6 +30,12 @@ rig_require_file $S/io_stat $P/fail_load_pgid $P/fail_loads
 dmesg | grep -q 'ps3vram_frontswap: frontswap backend:' ||
 	rig_fail "ps3vram_frontswap did not register"
 
+# No swap readahead: the lost load is then the page a worker faults on.
+# With readahead it could be a neighbour nobody touched before reclaim
+# dropped it (clean, !Uptodate), and the next load, not failed, read it
+# back: check-full saw that once, the page lost and no worker killed.
+echo 0 > /proc/sys/vm/page-cluster || rig_fail "cannot turn swap readahead off"
+
 # swapbench in a process group of its own (setsid execs it: same pid),
 # whose workers inherit it; one failure there, armed below, once pages
 # come back from VRAM.
