@@ -47,27 +47,29 @@ mib=$(($(rig_ram_mib) * 2))
 rig_swapbench -s "$mib" -p 2 -o mixed -d mixed -S 3 -q ||
 	rig_fail "swapbench exit $? on $mib MiB with swap on /dev/ps3vram"
 
+pk=$(rig_page_kib)
 out=$(($(rig_vmstat pswpout) - out0))
 in=$(($(rig_vmstat pswpin) - in0))
 ra=$(($(rig_vmstat swap_ra) - ra0))
+# in 4 KiB, whatever the page size
 vda=$((($(sectors_written vda) - vda0) / 8))
 blk=$((($(sectors_written ps3vram) - blk0) / 8))
 up=$((($(rig_column 3 $C/io_stat) - up0) / 4096))
-rig_log "pswpout $out pswpin $in swap_ra $ra; pages written: vda $vda," \
-	"ps3vram bios $blk, ps3vram uploads $up"
+rig_log "pswpout $out pswpin $in swap_ra $ra (pages of $pk KiB);" \
+	"4 KiB written: vda $vda, ps3vram bios $blk, ps3vram uploads $up"
 rig_log "io_stat: $(cat $B/io_stat); engine: $(cat $C/io_stat)"
 rig_meminfo
 
-[ "$out" -gt 20000 ] || rig_fail "only $out pages swapped out"
-[ "$in" -gt 10000 ] || rig_fail "only $in pages swapped in"
+[ $((out * pk)) -gt 80000 ] || rig_fail "only $out pages swapped out"
+[ $((in * pk)) -gt 40000 ] || rig_fail "only $in pages swapped in"
 # VRAM first: the disk takes what did not fit, far less than VRAM took.
 [ "$up" -gt $((vda * 4)) ] ||
-	rig_fail "$up pages went to VRAM, $vda to the disk"
+	rig_fail "$up x 4 KiB went to VRAM, $vda x 4 KiB to the disk"
 case $(rig_kernel_series) in
 6.1)
 	# rw_page: swap moves its pages without a single bio
 	[ "$blk" -lt $((up / 100)) ] ||
-		rig_fail "swap went through bios ($blk pages), not rw_page"
+		rig_fail "swap went through bios ($blk x 4 KiB), not rw_page"
 	;;
 *)
 	# SWP_SYNCHRONOUS_IO: a swap-in reads its one page, no readahead

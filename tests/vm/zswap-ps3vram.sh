@@ -40,10 +40,12 @@ rig_log "zswap: stored_pages $(rig_zswap_stat stored_pages)" \
 	"reject_alloc_fail $(rig_zswap_stat reject_alloc_fail)"
 rig_meminfo
 
+# objects are pages: 40 MiB each way, whatever the page size
+pk=$(rig_page_kib)
 stores=$(rig_column 1 $S/io_stat)
 loads=$(rig_column 2 $S/io_stat)
-[ "$stores" -gt 10000 ] || rig_fail "only $stores pages stored in VRAM"
-[ "$loads" -gt 10000 ] || rig_fail "only $loads pages loaded from VRAM"
+[ $((stores * pk)) -gt 40000 ] || rig_fail "only $stores pages stored in VRAM"
+[ $((loads * pk)) -gt 40000 ] || rig_fail "only $loads pages loaded from VRAM"
 [ "$(rig_column 7 $S/io_stat) $(rig_column 8 $S/io_stat)" = "0 0" ] ||
 	rig_fail "the CPU had to move data: $(cat $S/io_stat)"
 

@@ -255,6 +255,14 @@ rig_ram_mib()
 	awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo
 }
 
+# rig_page_kib - the guest's page size in KiB: 4, or 64 on the PowerPC
+# virtual PS3's kernels with 64 KiB pages.  Counts in pages (pswpout, the
+# zpool's objects, swapbench's pages) are compared as KiB, times this.
+rig_page_kib()
+{
+	echo $(($(rig-arch | cut -d' ' -f2) / 1024))
+}
+
 # rig_column N FILE - the Nth column of a one-line stats file (the
 # ps3vram io_stat, mm_stat, mem_stat files)
 rig_column()
@@ -439,7 +447,7 @@ rig_faulters()
 	# 1.25x RAM over all workers, 2 MiB each at least
 	mib=$(($(rig_ram_mib) * 5 / 4 / PROCS))
 	[ "$mib" -ge 2 ] || mib=2
-	npages=$((mib * 256))
+	npages=$((mib * 1024 / $(rig_page_kib)))
 	rig_log "swapbench: $PROCS workers of $mib MiB, random order"
 	swapbench -s "$mib" -P $PROCS -p 1 -o random -d mixed -S 11 -q --sync \
 		> $SB_LOG 2>&1 &
