@@ -31,6 +31,29 @@ args_are() {
 		-drive file=disk.img,if=virtio,format=raw
 }
 
+@test "ppc64: pseries, a POWER9, the console on hvc0; the rest the same" {
+	vps3_arch ppc64
+	vps3_qemu vmlinux initrd "a=1" disk.img
+	args_are qemu-system-ppc64 -machine \
+		pseries,cap-cfpc=broken,cap-sbbc=broken,cap-ibs=broken,cap-ccf-assist=off \
+		-accel tcg,thread=single -cpu POWER9 -m 256 -smp 2 -nodefaults \
+		-nographic -serial stdio -monitor none -no-reboot \
+		-object memory-backend-ram,id=vram,size=256M \
+		-device ivshmem-plain,memdev=vram,addr=0x10 \
+		-kernel vmlinux -initrd initrd -append "$VPS3_CMDLINE a=1" \
+		-drive file=disk.img,if=virtio,format=raw
+	[[ $VPS3_CMDLINE == *console=hvc0* && $VPS3_CMDLINE != *ttyS0* ]] ||
+		fail "console: $VPS3_CMDLINE"
+}
+
+@test "an unknown architecture is refused, the machine left as it was" {
+	run vps3_arch sparc64
+	[[ $status -ne 0 && $output == *"no machine for architecture sparc64"* ]] ||
+		fail "status $status: $output"
+	vps3_qemu k i ""
+	[[ ${VPS3[0]} == qemu-system-x86_64 ]] || fail "${VPS3[*]}"
+}
+
 @test "the kernel command line is VPS3_CMDLINE and the arguments, one word" {
 	vps3_qemu k i "rig.case=x root=/dev/vda"
 	[[ ${VPS3[-2]} == -append ]] || fail "no -append before the last word: ${VPS3[*]}"
