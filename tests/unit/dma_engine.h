@@ -57,6 +57,24 @@ int dma_engine_fail_next(const char *name);
 u64 dma_engine_stat(unsigned int item);
 
 /*
+ * The columns of the engine's sysfs files, as
+ * Documentation/ABI/testing/sysfs-kernel-ps3vram_dma has them: io_stat
+ * (the engine's and each client's) and mem_stat; for the client tests'
+ * unit_sysfs_col().
+ */
+enum {
+	DMA_UPLOADS, DMA_DOWNLOADS, DMA_BYTES_UP, DMA_BYTES_DOWN,
+	DMA_TIMEOUTS, DMA_FAILED, DMA_RESETS, DMA_CPU_READS, DMA_CPU_WRITES,
+	DMA_BYTES_ZEROED,
+	DMA_IO_COLS
+};
+
+enum {
+	MEM_VRAM, MEM_CLAIMED, MEM_SLOTS, MEM_SLOTS_USED, MEM_NOTIFIERS,
+	MEM_SLOTS_QUARANTINED, MEM_NOTIFIERS_QUARANTINED, MEM_COLS
+};
+
+/*
  * Emulated VRAM at absolute offset @off, as the GPU sees it: of the engine
  * clients get now (dma_engine_plug()'s once there is one).
  */

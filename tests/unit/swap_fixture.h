@@ -65,19 +65,6 @@ enum {
 	IO_EVICT_FAILED, IO_REJECT_GONE, IO_COLS
 };
 
-/* ... and sysfs-kernel-ps3vram_dma: io_stat (engine and client), mem_stat. */
-enum {
-	DMA_UPLOADS, DMA_DOWNLOADS, DMA_BYTES_UP, DMA_BYTES_DOWN,
-	DMA_TIMEOUTS, DMA_FAILED, DMA_RESETS, DMA_CPU_READS, DMA_CPU_WRITES,
-	DMA_BYTES_ZEROED,
-	DMA_IO_COLS
-};
-
-enum {
-	MEM_VRAM, MEM_CLAIMED, MEM_SLOTS, MEM_SLOTS_USED, MEM_NOTIFIERS,
-	MEM_SLOTS_QUARANTINED, MEM_NOTIFIERS_QUARANTINED, MEM_COLS
-};
-
 /*
  * The storage layout of the design comment: 16-page blocks (64 KiB with
  * 4 KiB pages), classes PAGE_SIZE / 128 apart from twice that.
