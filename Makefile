@@ -158,16 +158,15 @@ setup-check: setup
 mod-srcs:
 	@echo $(MOD_SRCS)
 
-tools:
-	@$(MAKE) --no-print-directory -C $(TOP)/tools/swapbench O=$(BUILD)/tools
-	@$(MAKE) --no-print-directory -C $(TOP)/tools/ps3vram-stat O=$(BUILD)/tools
-	@$(MAKE) --no-print-directory -C $(TOP)/tools/selftest O=$(BUILD)/tools
-
-# the same, static big-endian powerpc64, for the PowerPC virtual PS3
-tools-ppc64:
-	@$(MAKE) --no-print-directory -C $(TOP)/tools/swapbench O=$(BUILD)/tools-ppc64 CC=powerpc64-linux-gnu-gcc
-	@$(MAKE) --no-print-directory -C $(TOP)/tools/ps3vram-stat O=$(BUILD)/tools-ppc64 CC=powerpc64-linux-gnu-gcc
-	@$(MAKE) --no-print-directory -C $(TOP)/tools/selftest O=$(BUILD)/tools-ppc64
+# the guest's tools in build/tools; tools-ppc64: the same, static
+# big-endian powerpc64, for the PowerPC virtual PS3
+tools: TOOLS_OUT := $(BUILD)/tools
+tools-ppc64: TOOLS_OUT := $(BUILD)/tools-ppc64
+tools-ppc64: TOOLS_CC := CC=powerpc64-linux-gnu-gcc
+tools tools-ppc64:
+	@$(MAKE) --no-print-directory -C $(TOP)/tools/swapbench O=$(TOOLS_OUT) $(TOOLS_CC)
+	@$(MAKE) --no-print-directory -C $(TOP)/tools/ps3vram-stat O=$(TOOLS_OUT) $(TOOLS_CC)
+	@$(MAKE) --no-print-directory -C $(TOP)/tools/selftest O=$(TOOLS_OUT)
 
 demo:
 	@$(TOP)/tools/vm/run-demo $(if $(filter-out 0,$(V)),-v)
