@@ -20,6 +20,8 @@
 #                     N failed, N skipped" (docs/checks.md)
 #   make check-full   everything: every VM scenario on every kernel, the
 #                     debug kernel's scenarios, the install tier, the soak
+#   make check-ppc64  the gate and the PowerPC virtual PS3's kernels and
+#                     scenarios (docs/virtual-ps3.md), apart until stable
 #   make check-unit   userspace unit tests
 #   make check-vm     VM scenarios on 6.1, 6.12 and 7.3
 #   make soak         the soak scenario with SOAK_GIB (20) GiB of swap
@@ -69,7 +71,7 @@ KDIR ?= $(if $(wildcard $(RUNNING_KDIR)),$(RUNNING_KDIR),/lib/modules/$(KVER_61)
 # kernels can be built side by side without cleaning.
 MOD_SRCS := Kbuild include drivers mm
 
-.PHONY: all modules modules_install install deb setup setup-check demo check check-full check-unit check-vm check-debug lint ps3 tools-ppc64 \
+.PHONY: all modules modules_install install deb setup setup-check demo check check-full check-ppc64 check-unit check-vm check-debug lint ps3 tools-ppc64 \
 	intree kernels mod-srcs tools clean soak bench bench-program
 all: modules
 
@@ -176,6 +178,9 @@ check: setup-check
 
 check-full: setup-check
 	@$(TOP)/tests/run-check --full
+
+check-ppc64: setup-check
+	@$(TOP)/tests/run-check --ppc64
 
 check-unit: setup
 	@$(MAKE) --no-print-directory -C $(TOP)/tests/unit
