@@ -15,15 +15,20 @@
 #	ksrc_write "$dir/mm/Kconfig" < new	# a file of it changed
 #
 # CACHE/src/linux-SERIES is the pristine tree, with .unpacked holding the
-# package version it came from: a new Debian upload unpacks again.
+# package version it came from: a new Debian upload unpacks again.  A
+# series Debian 12 does not have (7.x) is the source tools/vm/kernels/
+# kernel-7x unpacked, CACHE/kernels/current-SERIES/src, once it has run.
 
 KSRC_CACHE=${PS3VRAM_CACHE:-/var/cache/ps3vram-swap}/src
+KSRC_7X=${PS3VRAM_CACHE:-/var/cache/ps3vram-swap}/kernels
 
-# ksrc_version SERIES - the installed linux-source-SERIES package version
+# ksrc_version SERIES - the installed linux-source-SERIES package version,
+# or that of kernel-7x's source of the series
 ksrc_version()
 {
-	dpkg-query -W -f '${Version}' "linux-source-$1" 2>/dev/null || {
-		echo "ksrc: linux-source-$1 is not installed (tools/setup-deps)" >&2
+	dpkg-query -W -f '${Version}' "linux-source-$1" 2>/dev/null ||
+		cat "$KSRC_7X/current-$1/src/.unpacked" 2>/dev/null || {
+		echo "ksrc: linux-source-$1 is not installed (tools/setup-deps; 7.x: tools/vm/kernels/kernel-7x)" >&2
 		return 1
 	}
 }
@@ -59,6 +64,11 @@ ksrc_pristine()
 	local dir=$KSRC_CACHE/linux-$1 ver fd
 
 	ver=$(ksrc_version "$1") || return 1
+	if ! dpkg-query -W "linux-source-$1" > /dev/null 2>&1; then
+		# kernel-7x's, unpacked there already
+		readlink -f "$KSRC_7X/current-$1/src"
+		return
+	fi
 	mkdir -p "$KSRC_CACHE"
 	exec {fd}> "$KSRC_CACHE/.lock-$1"
 	flock "$fd"
