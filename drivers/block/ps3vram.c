@@ -23,6 +23,17 @@
  *    engine's reset and then done by the CPU, by the engine's robust
  *    copies; only when both fail does the bio end in an I/O error.  (The
  *    old driver logged a DMA timeout and dropped the dirty cache line.)
+ *  - Nothing read that VRAM changed.  GDDR3 has no ECC, and nothing else
+ *    checks what comes back from it: with checksum=1 the disk keeps a
+ *    CRC-32 of every 4 KiB unit in RAM, summed by the CPU from the slot a
+ *    write uploads and checked against the slot a read downloaded (RAM
+ *    both: the CPU never reads VRAM for it).  A unit that does not match
+ *    is downloaded again, once (a bit may change on the way); if it still
+ *    does not, its read fails with an I/O error, counted in
+ *    checksum_errors, and never returns its bytes.  Every copy then covers
+ *    whole units: a read of part of one downloads the unit, a write of
+ *    part of one reads, checks, changes and writes it back under
+ *    ps3vram_blk.rmw_lock (swap and page-sized I/O never do either).
  *  - Swap's synchronous path: rw_page where the kernel has it (up to 6.2,
  *    swapon then sets SWP_SYNCHRONOUS_IO), BLK_FEAT_SYNCHRONOUS or
  *    QUEUE_FLAG_SYNCHRONOUS after that.  Non-rotational; discard is
@@ -62,11 +73,13 @@
 #include <linux/atomic.h>
 #include <linux/bio.h>
 #include <linux/blkdev.h>
+#include <linux/crc32.h>
 #include <linux/highmem.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/pagemap.h>
 #include <linux/ps3vram_dma.h>
@@ -95,6 +108,18 @@
 #define PS3VRAM_BLK_POISON	0x6b
 
 /*
+ * A checksum covers 4 KiB of the disk whatever the page size: 4 bytes of
+ * RAM per unit (256 KiB for a PS3's 256 MiB), and a unit is never larger
+ * than a slot.  CRC-32 (crc32_le, lib/crc32.c on every kernel) rather than
+ * CRC-32C, which up to 6.14 goes through the crypto API and its modules:
+ * the Cell has no instruction for either, and both catch every error of
+ * up to three bits and every burst of up to 32 in a unit.
+ */
+#define PS3VRAM_BLK_UNIT_SHIFT	12
+#define PS3VRAM_BLK_UNIT	BIT(PS3VRAM_BLK_UNIT_SHIFT)
+#define PS3VRAM_BLK_CSUM_SEED	(~0U)
+
+/*
  * What size=auto, the default, leaves free when the disk is the first
  * client: the zpool's share (ZPOOL_MB in ps3vram-swap.conf), half of the
  * VRAM at most.  The zpool's default claims what is free.
@@ -104,6 +129,11 @@
 static char *size = "auto";
 module_param(size, charp, 0444);
 MODULE_PARM_DESC(size, "VRAM for /dev/ps3vram: a size, e.g. 64M or 1G, rounded up to 1 MiB, less when less is free; or auto (default): all free VRAM, but where the kernel has zswap's zpool layer the first client leaves 64 MiB for the zpool");
+
+/* Off until its cost on a swap load is measured (docs/benchmarks.md). */
+static bool checksum;
+module_param(checksum, bool, 0444);
+MODULE_PARM_DESC(checksum, "Keep a CRC-32 of every 4 KiB in RAM (1 byte per KiB of disk) and check it on every read: data that changed in VRAM reads as an I/O error, not as data (default: 0)");
 
 /* io_stat columns, in this order. */
 enum ps3vram_blk_stat_item {
@@ -118,6 +148,7 @@ enum ps3vram_blk_stat_item {
 	PS3VRAM_BLK_UNALIGNED,		/* segments the CPU moved: unaligned */
 	PS3VRAM_BLK_REATTACHES,		/* claims on a new engine */
 	PS3VRAM_BLK_LOST_READS,		/* reads of sectors a lost engine had */
+	PS3VRAM_BLK_CSUM_ERRORS,	/* units read that failed their sum */
 	NR_PS3VRAM_BLK_STATS,
 };
 
@@ -127,6 +158,11 @@ enum ps3vram_blk_stat_item {
  * @client: the engine client and its VRAM claim
  * @lost: a bit per sector that went with a removed engine and was not
  *	written since; NULL until the disk first moves to a new engine
+ * @csum: the CRC-32 of each PS3VRAM_BLK_UNIT of the disk; NULL with
+ *	checksum=0.  An entry is written when its upload is queued, so a read
+ *	racing a write of the same unit may fail its check (never pass one)
+ * @csum_zero: the CRC-32 of a unit of zeroes, what a fresh claim holds
+ * @rmw_lock: serialises the read-modify-writes of partial units
  * @gone: the engine of @client was removed
  * @reattach: claims VRAM on a new engine once @gone
  * @nb: hears of engines removed and added
@@ -140,6 +176,9 @@ struct ps3vram_blk {
 	struct rw_semaphore lock;
 	struct ps3vram_dma_client *client;
 	unsigned long *lost;
+	u32 *csum;
+	u32 csum_zero;
+	struct mutex rmw_lock;		/* see above */
 	bool gone;
 	struct work_struct reattach;
 	struct notifier_block nb;
@@ -151,6 +190,7 @@ struct ps3vram_blk {
 
 static struct ps3vram_blk ps3vram_blk = {
 	.lock = __RWSEM_INITIALIZER(ps3vram_blk.lock),
+	.rmw_lock = __MUTEX_INITIALIZER(ps3vram_blk.rmw_lock),
 };
 
 static void ps3vram_blk_count(enum ps3vram_blk_stat_item item, u64 n)
@@ -166,7 +206,10 @@ static void ps3vram_blk_count(enum ps3vram_blk_stat_item item, u64 n)
  * @slot: the staging slot it goes through
  * @bv: the piece of the bio (its page, offset and length); no page for
  *	write-zeroes
- * @vram_off: where it goes in the claim
+ * @vram_off: where the copy starts in the claim
+ * @len: its length: @bv's, or with checksums the whole unit a read of
+ *	part of one downloads
+ * @skip: where @bv's bytes start in the slot (0 but for such a read)
  * @err: the submit's error; the copy is then done by the robust path
  */
 struct ps3vram_blk_copy {
@@ -174,6 +217,8 @@ struct ps3vram_blk_copy {
 	struct ps3vram_dma_slot *slot;
 	struct bio_vec bv;
 	u64 vram_off;
+	unsigned int len;
+	unsigned int skip;
 	int err;
 };
 
@@ -184,7 +229,8 @@ struct ps3vram_blk_copy {
  * @first: index of the oldest copy in flight
  * @nr: copies in flight
  * @up: uploads (writes, write-zeroes) rather than downloads
- * @failed: a copy could not be done at all: the bio ends in an I/O error
+ * @failed: a copy could not be done at all, or a read failed its
+ *	checksum: the bio ends in an I/O error
  */
 struct ps3vram_blk_batch {
 	struct ps3vram_dma_client *client;
@@ -194,6 +240,70 @@ struct ps3vram_blk_batch {
 	bool up;
 	bool failed;
 };
+
+/* ---- checksums --------------------------------------------------------- */
+
+/* Sum the units of @buf, @len bytes bound for @vram_off (unit-aligned). */
+static void ps3vram_blk_sum(u64 vram_off, const u8 *buf, unsigned int len)
+{
+	u32 *csum = ps3vram_blk.csum + (vram_off >> PS3VRAM_BLK_UNIT_SHIFT);
+	unsigned int i;
+	u32 sum;
+
+	for (i = 0; i < len; i += PS3VRAM_BLK_UNIT) {
+		sum = crc32_le(PS3VRAM_BLK_CSUM_SEED, buf + i, PS3VRAM_BLK_UNIT);
+		WRITE_ONCE(*csum++, sum);
+	}
+}
+
+/*
+ * Do the units of @buf, @len bytes downloaded from @vram_off (unit-
+ * aligned), hold what was written there?  With @final, each that does not
+ * is counted and logged.
+ */
+static bool ps3vram_blk_check(u64 vram_off, const u8 *buf, unsigned int len,
+			      bool final)
+{
+	const u32 *csum = ps3vram_blk.csum + (vram_off >> PS3VRAM_BLK_UNIT_SHIFT);
+	unsigned int i, bad = 0;
+	u32 got, want;
+
+	for (i = 0; i < len; i += PS3VRAM_BLK_UNIT, csum++) {
+		got = crc32_le(PS3VRAM_BLK_CSUM_SEED, buf + i, PS3VRAM_BLK_UNIT);
+		want = READ_ONCE(*csum);
+		if (got == want)
+			continue;
+		bad++;
+		if (!final)
+			continue;
+		pr_err_ratelimited("checksum error in the 4 KiB at %#llx: %08x, written %08x\n",
+				   vram_off + i, got, want);
+	}
+	if (final)
+		ps3vram_blk_count(PS3VRAM_BLK_CSUM_ERRORS, bad);
+	return !bad;
+}
+
+/* Every unit as a fresh claim holds it: zeroes. */
+static void ps3vram_blk_sum_zeroes(void)
+{
+	unsigned long i, nr = ps3vram_blk.bytes >> PS3VRAM_BLK_UNIT_SHIFT;
+
+	for (i = 0; i < nr; i++)
+		ps3vram_blk.csum[i] = ps3vram_blk.csum_zero;
+}
+
+/* ---- copies ------------------------------------------------------------ */
+
+/* What the robust path did, in io_stat; the failed copy is a retry too. */
+static void ps3vram_blk_count_robust(const struct ps3vram_dma_robust *how,
+				     bool up, unsigned int failed, int ret)
+{
+	ps3vram_blk_count(PS3VRAM_BLK_RETRIES, how->retries + failed);
+	if (how->cpu && !ret)
+		ps3vram_blk_count(up ? PS3VRAM_BLK_CPU_WRITES :
+				  PS3VRAM_BLK_CPU_READS, 1);
+}
 
 /*
  * The copy failed or never started: redo it with the engine's robust copy
@@ -205,22 +315,41 @@ static int ps3vram_blk_robust(struct ps3vram_blk_batch *b,
 {
 	struct ps3vram_dma_client *client = b->client;
 	struct ps3vram_dma_robust how;
-	bool up = b->up;
 	int ret;
 
-	if (up)
+	if (b->up)
 		ret = ps3vram_dma_upload_robust(client, c->slot, 0, c->vram_off,
-						c->bv.bv_len, &how);
+						c->len, &how);
 	else
 		ret = ps3vram_dma_download_robust(client, c->slot, 0,
-						  c->vram_off, c->bv.bv_len,
+						  c->vram_off, c->len,
 						  PS3VRAM_BLK_POISON, &how);
-	/* The copy that failed first counts as a retry too. */
-	ps3vram_blk_count(PS3VRAM_BLK_RETRIES, how.retries + 1);
-	if (how.cpu && !ret)
-		ps3vram_blk_count(up ? PS3VRAM_BLK_CPU_WRITES :
-				  PS3VRAM_BLK_CPU_READS, 1);
+	ps3vram_blk_count_robust(&how, b->up, 1, ret);
 	return ret;
+}
+
+/*
+ * Check the @len bytes @slot downloaded from @vram_off.  What fails is
+ * downloaded again, once, and passes if it changed on the way rather than
+ * in VRAM (counted as a retry); what fails again is poisoned.  Return: 0,
+ * or -EIO.
+ */
+static int ps3vram_blk_verify(struct ps3vram_blk_batch *b,
+			      struct ps3vram_dma_slot *slot, u64 vram_off,
+			      unsigned int len)
+{
+	struct ps3vram_dma_robust how;
+	int ret;
+
+	if (ps3vram_blk_check(vram_off, slot->buf, len, false))
+		return 0;
+	ret = ps3vram_dma_download_robust(b->client, slot, 0, vram_off, len,
+					  PS3VRAM_BLK_POISON, &how);
+	ps3vram_blk_count_robust(&how, false, 1, ret);
+	if (!ret && ps3vram_blk_check(vram_off, slot->buf, len, true))
+		return 0;
+	memset(slot->buf, PS3VRAM_BLK_POISON, len);
+	return -EIO;
 }
 
 /* Wait for the oldest copy, finish it, and return its slot for reuse. */
@@ -234,10 +363,12 @@ ps3vram_blk_complete(struct ps3vram_blk_batch *b)
 		ret = ps3vram_dma_wait(&c->xfer);
 	if (ret)
 		ret = ps3vram_blk_robust(b, c);
+	if (!ret && !b->up && ps3vram_blk.csum)
+		ret = ps3vram_blk_verify(b, c->slot, c->vram_off, c->len);
 	if (ret)
 		b->failed = true;
 	if (!b->up && c->bv.bv_page)
-		memcpy_to_bvec(&c->bv, c->slot->buf);
+		memcpy_to_bvec(&c->bv, c->slot->buf + c->skip);
 	b->first = (b->first + 1) % PS3VRAM_BLK_DEPTH;
 	b->nr--;
 	return c->slot;
@@ -260,13 +391,23 @@ static struct ps3vram_dma_slot *ps3vram_blk_slot(struct ps3vram_blk_batch *b)
 	return slot ? slot : ps3vram_blk_complete(b);
 }
 
+/* The bytes of @bv (no page: zeroes) into @buf. */
+static void ps3vram_blk_fill(void *buf, struct bio_vec bv)
+{
+	if (bv.bv_page)
+		memcpy_from_bvec(buf, &bv);
+	else
+		memset(buf, 0, bv.bv_len);
+}
+
 /*
  * A piece the GPU cannot copy: not PS3VRAM_DMA_ALIGN-aligned in VRAM
  * (where it starts or how long it is; the block layer keeps only sectors
  * whole, and a bio's segments may be any length).  The CPU moves it at
  * once, through a slot: slow (reads at about 16 MB/s on a PS3), but on
  * purpose and counted, not after failed submits.  A read that fails is
- * poisoned, as a failed robust copy's is.
+ * poisoned, as a failed robust copy's is.  (With checksums every copy is
+ * of whole units, which the GPU can copy.)
  */
 static void ps3vram_blk_cpu(struct ps3vram_blk_batch *b,
 			    const struct bio_vec *bv, u64 vram_off)
@@ -277,10 +418,7 @@ static void ps3vram_blk_cpu(struct ps3vram_blk_batch *b,
 	int ret;
 
 	if (b->up) {
-		if (v.bv_page)
-			memcpy_from_bvec(slot->buf, &v);
-		else
-			memset(slot->buf, 0, v.bv_len);
+		ps3vram_blk_fill(slot->buf, v);
 		ret = ps3vram_dma_cpu_write(client, vram_off, slot->buf,
 					    v.bv_len);
 	} else {
@@ -300,34 +438,111 @@ static void ps3vram_blk_cpu(struct ps3vram_blk_batch *b,
 	}
 }
 
-/* Queue one copy of @bv (no page: zeroes) to or from @vram_off. */
-static void ps3vram_blk_queue(struct ps3vram_blk_batch *b,
-			      const struct bio_vec *bv, u64 vram_off)
+/*
+ * Queue one copy of @len bytes at @vram_off for @bv, whose bytes are at
+ * @skip in it (a read of part of a unit downloads the whole unit).
+ */
+static void ps3vram_blk_submit(struct ps3vram_blk_batch *b,
+			       const struct bio_vec *bv, u64 vram_off,
+			       unsigned int len, unsigned int skip)
 {
-	struct ps3vram_dma_slot *slot;
+	struct ps3vram_dma_slot *slot = ps3vram_blk_slot(b);
 	struct ps3vram_blk_copy *c;
-
-	if (!IS_ALIGNED(vram_off | bv->bv_len, PS3VRAM_DMA_ALIGN)) {
-		ps3vram_blk_cpu(b, bv, vram_off);
-		return;
-	}
-	slot = ps3vram_blk_slot(b);
 
 	c = &b->copy[(b->first + b->nr) % PS3VRAM_BLK_DEPTH];
 	c->slot = slot;
 	c->bv = *bv;
 	c->vram_off = vram_off;
+	c->len = len;
+	c->skip = skip;
 	if (b->up) {
-		if (bv->bv_page)
-			memcpy_from_bvec(slot->buf, &c->bv);
-		else
-			memset(slot->buf, 0, bv->bv_len);
+		ps3vram_blk_fill(slot->buf, *bv);
+		if (ps3vram_blk.csum)
+			ps3vram_blk_sum(vram_off, slot->buf, len);
 	}
 	c->err = ps3vram_dma_submit(b->client, &c->xfer,
 				    b->up ? PS3VRAM_DMA_TO_VRAM :
 				    PS3VRAM_DMA_FROM_VRAM,
-				    slot, 0, vram_off, bv->bv_len);
+				    slot, 0, vram_off, len);
 	b->nr++;
+}
+
+/*
+ * Write @bv, part of the unit at @unit_off, with checksums: read the unit,
+ * check it, change @bv's bytes at @skip, sum it and write it back, at once
+ * and under rmw_lock (two writes of parts of one unit must not both start
+ * from its old bytes).  A unit that fails its check is not written: its
+ * other bytes would be garbage with a good sum.
+ */
+static void ps3vram_blk_rmw(struct ps3vram_blk_batch *b,
+			    const struct bio_vec *bv, u64 unit_off,
+			    unsigned int skip)
+{
+	struct ps3vram_dma_client *client = b->client;
+	struct ps3vram_dma_slot *slot = ps3vram_blk_slot(b);
+	struct ps3vram_dma_robust how;
+	int ret;
+
+	mutex_lock(&ps3vram_blk.rmw_lock);
+	ret = ps3vram_dma_download_robust(client, slot, 0, unit_off,
+					  PS3VRAM_BLK_UNIT, PS3VRAM_BLK_POISON,
+					  &how);
+	ps3vram_blk_count_robust(&how, false, 0, ret);
+	if (!ret)
+		ret = ps3vram_blk_verify(b, slot, unit_off, PS3VRAM_BLK_UNIT);
+	if (!ret) {
+		ps3vram_blk_fill(slot->buf + skip, *bv);
+		ps3vram_blk_sum(unit_off, slot->buf, PS3VRAM_BLK_UNIT);
+		ret = ps3vram_dma_upload_robust(client, slot, 0, unit_off,
+						PS3VRAM_BLK_UNIT, &how);
+		ps3vram_blk_count_robust(&how, true, 0, ret);
+	}
+	mutex_unlock(&ps3vram_blk.rmw_lock);
+	ps3vram_dma_slot_put(client, slot);
+	if (ret)
+		b->failed = true;
+}
+
+/*
+ * With checksums: @bv at @vram_off in copies of whole units.  Whole units
+ * go as one copy; a part of a unit is read by downloading the unit, and
+ * written by ps3vram_blk_rmw().
+ */
+static void ps3vram_blk_queue_units(struct ps3vram_blk_batch *b,
+				    const struct bio_vec *bv, u64 vram_off)
+{
+	struct bio_vec piece = *bv;
+	unsigned int skip, len;
+
+	while (piece.bv_len) {
+		skip = vram_off & (PS3VRAM_BLK_UNIT - 1);
+		len = min_t(unsigned int, piece.bv_len, PS3VRAM_BLK_UNIT - skip);
+		if (!skip && len == PS3VRAM_BLK_UNIT)
+			len = round_down(piece.bv_len, PS3VRAM_BLK_UNIT);
+		piece.bv_len = len;
+		if (len % PS3VRAM_BLK_UNIT == 0)
+			ps3vram_blk_submit(b, &piece, vram_off, len, 0);
+		else if (b->up)
+			ps3vram_blk_rmw(b, &piece, vram_off - skip, skip);
+		else
+			ps3vram_blk_submit(b, &piece, vram_off - skip,
+					   PS3VRAM_BLK_UNIT, skip);
+		vram_off += len;
+		piece.bv_offset += len;
+		piece.bv_len = bv->bv_len - (piece.bv_offset - bv->bv_offset);
+	}
+}
+
+/* Queue the copies of @bv (no page: zeroes) to or from @vram_off. */
+static void ps3vram_blk_queue(struct ps3vram_blk_batch *b,
+			      const struct bio_vec *bv, u64 vram_off)
+{
+	if (ps3vram_blk.csum)
+		ps3vram_blk_queue_units(b, bv, vram_off);
+	else if (!IS_ALIGNED(vram_off | bv->bv_len, PS3VRAM_DMA_ALIGN))
+		ps3vram_blk_cpu(b, bv, vram_off);
+	else
+		ps3vram_blk_submit(b, bv, vram_off, bv->bv_len, 0);
 }
 
 /* Finish every copy in flight and give the slots back. */
@@ -658,6 +873,24 @@ static int ps3vram_blk_parse_size(u64 *bytes)
 	return 0;
 }
 
+/* checksum=1: the table, every unit summed as zeroes, as the claim is. */
+static int ps3vram_blk_csum_init(void)
+{
+	void *zeroes = kzalloc(PS3VRAM_BLK_UNIT, GFP_KERNEL);
+
+	if (!zeroes)
+		return -ENOMEM;
+	ps3vram_blk.csum_zero = crc32_le(PS3VRAM_BLK_CSUM_SEED, zeroes,
+					 PS3VRAM_BLK_UNIT);
+	kfree(zeroes);
+	ps3vram_blk.csum = kvmalloc_array(ps3vram_blk.bytes >> PS3VRAM_BLK_UNIT_SHIFT,
+					  sizeof(u32), GFP_KERNEL);
+	if (!ps3vram_blk.csum)
+		return -ENOMEM;
+	ps3vram_blk_sum_zeroes();
+	return 0;
+}
+
 /*
  * Claim @want bytes; when that much is not free, the largest free range,
  * as the old driver stepped down until the hypervisor granted its
@@ -712,6 +945,9 @@ static void ps3vram_blk_reattach(struct work_struct *work)
 
 	down_write(&ps3vram_blk.lock);
 	bitmap_fill(lost, nr);
+	/* the new claim is zeroed */
+	if (ps3vram_blk.csum)
+		ps3vram_blk_sum_zeroes();
 	old = ps3vram_blk.client;
 	ps3vram_blk.client = client;
 	ps3vram_blk.lost = lost;
@@ -764,6 +1000,11 @@ static int __init ps3vram_blk_init(void)
 	ps3vram_blk.bytes = min(want,
 				round_down(ps3vram_dma_client_size(ps3vram_blk.client),
 					   PS3VRAM_BLK_SIZE_ALIGN));
+	if (checksum) {
+		ret = ps3vram_blk_csum_init();
+		if (ret)
+			goto out_client;
+	}
 
 	ret = register_blkdev(0, PS3VRAM_BLK_NAME);
 	if (ret < 0)
@@ -813,6 +1054,7 @@ out_disk:
 out_blkdev:
 	unregister_blkdev(ps3vram_blk.major, PS3VRAM_BLK_NAME);
 out_client:
+	kvfree(ps3vram_blk.csum);
 	ps3vram_dma_client_destroy(ps3vram_blk.client);
 	return ret;
 }
@@ -827,6 +1069,7 @@ static void __exit ps3vram_blk_exit(void)
 	unregister_blkdev(ps3vram_blk.major, PS3VRAM_BLK_NAME);
 	ps3vram_dma_client_destroy(ps3vram_blk.client);
 	kvfree(ps3vram_blk.lost);
+	kvfree(ps3vram_blk.csum);
 }
 
 /* Built in: after the engine has bound its device (device_initcall). */

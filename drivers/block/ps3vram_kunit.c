@@ -233,10 +233,12 @@ static int ps3vram_blk_kunit_pieces(enum req_op op, struct page *page,
 
 /*
  * Segments the GPU cannot copy (not 16-byte aligned in length, and so in
- * VRAM offset after them) go to the CPU at once, counted, with no failed
- * DMA copy first; the data is right either way.
+ * VRAM offset after them): without checksums they go to the CPU at once,
+ * counted, with no failed DMA copy first; with them (checksum=1) every
+ * copy is of whole 4 KiB units, and none goes to the CPU.  The data is
+ * right either way.
  */
-static void ps3vram_blk_test_unaligned_segments_go_to_the_cpu(struct kunit *test)
+static void ps3vram_blk_test_unaligned_segments(struct kunit *test)
 {
 	static const unsigned int wr[] = { 8, 504, 512 };
 	static const unsigned int rd[] = { 24, 488, 512 };
@@ -245,6 +247,7 @@ static void ps3vram_blk_test_unaligned_segments_go_to_the_cpu(struct kunit *test
 	sector_t at = t->first + 64;
 	u64 retries = atomic64_read(&stat[PS3VRAM_BLK_RETRIES]);
 	u64 unaligned = atomic64_read(&stat[PS3VRAM_BLK_UNALIGNED]);
+	unsigned int cpu = ps3vram_blk.csum ? 0 : 2;
 	int ret;
 
 	/* 8 and 504 bytes by the CPU, the last 512 (aligned again) by DMA */
@@ -255,7 +258,7 @@ static void ps3vram_blk_test_unaligned_segments_go_to_the_cpu(struct kunit *test
 	KUNIT_ASSERT_EQ(test, 0, ret);
 	KUNIT_EXPECT_EQ(test, 0, memcmp(page_address(t->out[0]),
 					page_address(t->in[0]), 1024));
-	KUNIT_EXPECT_EQ(test, unaligned + 2,
+	KUNIT_EXPECT_EQ(test, unaligned + cpu,
 			(u64)atomic64_read(&stat[PS3VRAM_BLK_UNALIGNED]));
 
 	/* and read back in pieces that are not aligned either */
@@ -265,7 +268,7 @@ static void ps3vram_blk_test_unaligned_segments_go_to_the_cpu(struct kunit *test
 	KUNIT_ASSERT_EQ(test, 0, ret);
 	KUNIT_EXPECT_EQ(test, 0, memcmp(page_address(t->out[0]),
 					page_address(t->in[1]), 1024));
-	KUNIT_EXPECT_EQ(test, unaligned + 4,
+	KUNIT_EXPECT_EQ(test, unaligned + 2 * cpu,
 			(u64)atomic64_read(&stat[PS3VRAM_BLK_UNALIGNED]));
 	KUNIT_EXPECT_EQ(test, retries,
 			(u64)atomic64_read(&stat[PS3VRAM_BLK_RETRIES]));
@@ -365,7 +368,7 @@ static struct kunit_case ps3vram_blk_cases[] = {
 	KUNIT_CASE(ps3vram_blk_test_write_zeroes),
 	KUNIT_CASE(ps3vram_blk_test_past_end_fails),
 	KUNIT_CASE(ps3vram_blk_test_size_parses),
-	KUNIT_CASE(ps3vram_blk_test_unaligned_segments_go_to_the_cpu),
+	KUNIT_CASE(ps3vram_blk_test_unaligned_segments),
 	KUNIT_CASE(ps3vram_blk_test_auto_size_leaves_the_zpool_its_share),
 #ifdef PS3VRAM_BLK_RW_PAGE
 	KUNIT_CASE(ps3vram_blk_test_rw_page_reads),

@@ -44,9 +44,9 @@ UNIT_TEST(blk_test_load_adds_the_disk_with_size_auto)
 		snprintf(msg, sizeof(msg), "ps3vram: /dev/ps3vram: %u MiB of VRAM (size=auto: all of it)",
 			 VRAM_MB);
 	EXPECT_TRUE(unit_log_contains(msg));
-	/* Nothing happened yet: eleven columns, all zero. */
+	/* Nothing happened yet: twelve columns, all zero. */
 	EXPECT_STREQ(unit_sysfs_read(BLK_SYS "io_stat"),
-		     "0 0 0 0 0 0 0 0 0 0 0\n");
+		     "0 0 0 0 0 0 0 0 0 0 0 0\n");
 }
 
 /*
@@ -1123,6 +1123,246 @@ UNIT_TEST(blk_test_unload_cancels_a_reattach_not_yet_run)
 
 /* ---- io_stat ---- */
 
+/* ---- checksums (checksum=1) ---- */
+
+/* Flip bit @bit of the byte at @off of the disk in VRAM, behind its back. */
+static void blk_flip(u64 off, unsigned int bit)
+{
+	*blk_vram(off) ^= 1 << bit;
+}
+
+/*
+ * Writes of parts of units (read-modify-write) and reads of parts of them
+ * (a unit downloaded, its part copied) keep every byte around them, as
+ * without checksums; the bytes around are written through the disk, whose
+ * sums then hold them.
+ */
+UNIT_TEST(blk_test_checksums_partial_units_move_exactly_their_bytes)
+{
+	const struct blk_seg wr[] = {
+		{ 0, SECTOR, SECTOR },
+		{ 1, 0, PAGE_SIZE },
+		{ 2, 3 * SECTOR, 2 * SECTOR },
+		{ 3, PAGE_SIZE - SECTOR, SECTOR },
+	};
+	const sector_t at = 3;
+	static u8 want[4 * 65536];
+	unsigned int i, total = 0, pos, span;
+	struct blk_bio b;
+
+	for (i = 0; i < ARRAY_SIZE(wr); i++)
+		total += wr[i].len;
+	span = round_up(at * SECTOR + total, BLK_UNIT) + BLK_UNIT;
+	ASSERT_LE(span, 4 * PAGE_SIZE);
+	blk_start_csum(VRAM_MB);
+	blk_put(0, span, 5, 20);
+	client_pattern(want, span, 5);
+	blk_bio_of(&b, REQ_OP_WRITE, at, wr, ARRAY_SIZE(wr), 150);
+	for (i = 0, pos = at * SECTOR; i < ARRAY_SIZE(wr); pos += wr[i++].len)
+		memcpy(want + pos, blk_mem_at(wr[i].page, wr[i].off),
+		       wr[i].len);
+	ASSERT_EQ(blk_submit(&b), BLK_STS_OK);
+	EXPECT_EQ(memcmp(blk_vram(0), want, span), 0);
+
+	/* read back a sector at a time, and whole */
+	for (i = 0; i < span / SECTOR; i++) {
+		memset(blk_mem_at(24, 0), BLK_FILL, 2 * SECTOR);
+		ASSERT_EQ(blk_rw(REQ_OP_READ, i, 24, SECTOR, SECTOR),
+			  BLK_STS_OK);
+		EXPECT_EQ(memcmp(blk_mem_at(24, SECTOR), want + i * SECTOR,
+				 SECTOR), 0);
+		EXPECT_TRUE(blk_is_all(blk_mem_at(24, 0), SECTOR, BLK_FILL));
+	}
+	memset(blk_mem_at(24, 0), BLK_FILL, span);
+	ASSERT_EQ(blk_rw(REQ_OP_READ, 0, 24, 0, span), BLK_STS_OK);
+	EXPECT_EQ(memcmp(blk_mem_at(24, 0), want, span), 0);
+	EXPECT_EQ(io_stat(BLK_CSUM_ERRORS), 0);
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+
+/*
+ * A bit that changed in VRAM (GDDR3 has no ECC): the read of its unit
+ * fails, poisoned, counted and logged, and is never its bytes; a read of
+ * just another sector of that unit fails too (the whole unit is checked),
+ * the units around it read well, and writing the unit again heals it.
+ */
+UNIT_TEST(blk_test_checksums_a_bit_changed_in_vram_is_an_io_error)
+{
+	const unsigned int units = 3;
+
+	blk_start_csum(VRAM_MB);
+	blk_put(0, units * BLK_UNIT, 160, 0);
+	blk_flip(BLK_UNIT + 1000, 3);
+
+	memset(blk_mem_at(8, 0), BLK_FILL, units * BLK_UNIT);
+	EXPECT_EQ(blk_rw(REQ_OP_READ, 0, 8, 0, units * BLK_UNIT),
+		  BLK_STS_IOERR);
+	EXPECT_EQ(io_stat(BLK_CSUM_ERRORS), 1);
+	EXPECT_EQ(io_stat(BLK_FAILED_READS), 1);
+	EXPECT_TRUE(unit_log_contains("ps3vram: checksum error in the 4 KiB at 0x1000"));
+	/* the read's bytes of that unit are poison, not VRAM's */
+	EXPECT_TRUE(blk_is_all(blk_mem_at(8, 0) + BLK_UNIT, BLK_UNIT,
+			       BLK_POISON));
+
+	/* a sector of the unit that does not hold the bit */
+	EXPECT_EQ(blk_rw(REQ_OP_READ, BLK_UNIT / SECTOR + 5, 12, 0, SECTOR),
+		  BLK_STS_IOERR);
+	EXPECT_EQ(io_stat(BLK_CSUM_ERRORS), 2);
+	EXPECT_TRUE(blk_is_all(blk_mem_at(12, 0), SECTOR, BLK_POISON));
+	/* the units around it */
+	EXPECT_TRUE(blk_holds(0, BLK_UNIT, 160, 12));
+	memset(blk_mem_at(12, 0), BLK_FILL, BLK_UNIT);
+	ASSERT_EQ(blk_rw(REQ_OP_READ, 2 * BLK_UNIT / SECTOR, 12, 0, BLK_UNIT),
+		  BLK_STS_OK);
+	EXPECT_EQ(memcmp(blk_mem_at(12, 0), blk_mem_at(0, 2 * BLK_UNIT),
+			 BLK_UNIT), 0);
+
+	/* a write of the whole unit heals it */
+	blk_put(BLK_UNIT / SECTOR, BLK_UNIT, 161, 16);
+	EXPECT_TRUE(blk_holds(BLK_UNIT / SECTOR, BLK_UNIT, 161, 12));
+	EXPECT_EQ(io_stat(BLK_CSUM_ERRORS), 2);
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+
+/*
+ * A bit that changed on the way (the copy, not VRAM): the unit is read
+ * again, once, passes, and the read succeeds, with one retry counted and
+ * no checksum error; the same for the read of a read-modify-write.
+ */
+UNIT_TEST(blk_test_checksums_a_bit_changed_in_a_copy_is_read_again)
+{
+	blk_start_csum(VRAM_MB);
+	blk_put(0, BLK_UNIT, 162, 0);
+	engine_fail_next("fail_corrupt");
+	EXPECT_TRUE(blk_holds(0, BLK_UNIT, 162, 4));
+	EXPECT_EQ(io_stat(BLK_RETRIES), 1);
+
+	engine_fail_next("fail_corrupt");
+	blk_put(3, SECTOR, 163, 1);
+	EXPECT_EQ(io_stat(BLK_RETRIES), 2);
+	EXPECT_TRUE(client_is_pattern(blk_vram(0), 3 * SECTOR, 162));
+	EXPECT_TRUE(client_is_pattern(blk_vram(3 * SECTOR), SECTOR, 163));
+	EXPECT_TRUE(blk_holds(3, SECTOR, 163, 4));
+	EXPECT_EQ(io_stat(BLK_CSUM_ERRORS), 0);
+	EXPECT_EQ(io_stat(BLK_FAILED_READS) + io_stat(BLK_FAILED_WRITES), 0);
+}
+
+/* The negative control: with checksum=0 the changed bit is read as data. */
+UNIT_TEST(blk_test_without_checksums_a_bit_changed_in_vram_is_read)
+{
+	blk_start(VRAM_MB);
+	blk_put(0, BLK_UNIT, 165, 0);
+	blk_flip(100, 0);
+	memset(blk_mem_at(8, 0), BLK_FILL, BLK_UNIT);
+	EXPECT_EQ(blk_rw(REQ_OP_READ, 0, 8, 0, BLK_UNIT), BLK_STS_OK);
+	EXPECT_EQ(*blk_mem_at(8, 100), *blk_mem_at(0, 100) ^ 1);
+	EXPECT_EQ(io_stat(BLK_CSUM_ERRORS), 0);
+}
+
+/*
+ * A write of part of a unit that fails its check is refused: its other
+ * bytes would go back to VRAM with a good sum.  VRAM keeps the unit.
+ */
+UNIT_TEST(blk_test_checksums_a_partial_write_to_a_bad_unit_is_refused)
+{
+	u8 before[BLK_UNIT];
+
+	blk_start_csum(VRAM_MB);
+	blk_put(0, BLK_UNIT, 170, 0);
+	blk_flip(3000, 7);
+	memcpy(before, blk_vram(0), BLK_UNIT);
+	client_pattern(blk_mem_at(4, 0), SECTOR, 171);
+	EXPECT_EQ(blk_rw(REQ_OP_WRITE, 1, 4, 0, SECTOR), BLK_STS_IOERR);
+	EXPECT_EQ(io_stat(BLK_FAILED_WRITES), 1);
+	EXPECT_EQ(io_stat(BLK_CSUM_ERRORS), 1);
+	EXPECT_EQ(memcmp(blk_vram(0), before, BLK_UNIT), 0);
+	/* write-zeroes of part of it too */
+	EXPECT_EQ(blk_op(REQ_OP_WRITE_ZEROES, 2, SECTOR), BLK_STS_IOERR);
+	EXPECT_EQ(memcmp(blk_vram(0), before, BLK_UNIT), 0);
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+
+/*
+ * A write that neither DMA nor the CPU could do leaves VRAM unknown to the
+ * sums: its units read as errors until written again, never as the old
+ * bytes or a mix (without checksums the old bytes come back).
+ */
+UNIT_TEST(blk_test_checksums_a_unit_whose_write_failed_reads_as_an_error)
+{
+	blk_start_csum(VRAM_MB);
+	blk_put(0, BLK_UNIT, 175, 0);
+	blk_vram_unreachable(true);
+	client_pattern(blk_mem_at(1, 0), BLK_UNIT, 176);
+	EXPECT_EQ(blk_rw(REQ_OP_WRITE, 0, 1, 0, BLK_UNIT), BLK_STS_IOERR);
+	blk_vram_unreachable(false);
+	EXPECT_TRUE(client_is_pattern(blk_vram(0), BLK_UNIT, 175));
+	EXPECT_EQ(blk_rw(REQ_OP_READ, 0, 2, 0, BLK_UNIT), BLK_STS_IOERR);
+	EXPECT_EQ(io_stat(BLK_CSUM_ERRORS), 1);
+	blk_put(0, BLK_UNIT, 177, 0);
+	EXPECT_TRUE(blk_holds(0, BLK_UNIT, 177, 2));
+}
+
+/*
+ * On a new engine the claim is zeroed, and so are the sums: a write of
+ * part of a unit there (read-modify-write of a zeroed unit) works, and the
+ * rest of the unit is zeroes, though it stays lost to reads.
+ */
+UNIT_TEST(blk_test_checksums_a_new_engine_starts_from_zeroed_units)
+{
+	blk_start_csum(VRAM_MB);
+	blk_put(0, BLK_UNIT, 190, 0);
+	dma_engine_remove();
+	dma_engine_plug(VRAM_MB);
+	EXPECT_EQ(unit_work_run_due(), 1);
+	EXPECT_EQ(io_stat(BLK_REATTACHES), 1);
+	blk_put(2, SECTOR, 191, 1);
+	EXPECT_TRUE(blk_holds(2, SECTOR, 191, 2));
+	EXPECT_TRUE(client_is_pattern(blk_vram(2 * SECTOR), SECTOR, 191));
+	EXPECT_TRUE(blk_is_all(blk_vram(0), 2 * SECTOR, 0));
+	EXPECT_EQ(blk_rw(REQ_OP_READ, 0, 2, 0, SECTOR), BLK_STS_IOERR);
+	EXPECT_EQ(io_stat(BLK_LOST_READS), 1);
+	EXPECT_EQ(io_stat(BLK_CSUM_ERRORS), 0);
+}
+
+/* Write-zeroes of parts of units: zeroes there, the rest kept. */
+UNIT_TEST(blk_test_checksums_write_zeroes_of_part_of_units)
+{
+	const unsigned int len = 2 * BLK_UNIT;
+
+	blk_start_csum(VRAM_MB);
+	blk_put(0, len, 180, 0);
+	/* the last three sectors of unit 0 and the first of unit 1 */
+	EXPECT_EQ(blk_op(REQ_OP_WRITE_ZEROES, BLK_UNIT / SECTOR - 3,
+			 4 * SECTOR), BLK_STS_OK);
+	memset(blk_mem_at(4, 0), BLK_FILL, len);
+	ASSERT_EQ(blk_rw(REQ_OP_READ, 0, 4, 0, len), BLK_STS_OK);
+	EXPECT_EQ(memcmp(blk_mem_at(4, 0), blk_mem_at(0, 0),
+			 BLK_UNIT - 3 * SECTOR), 0);
+	EXPECT_TRUE(blk_is_all(blk_mem_at(4, BLK_UNIT - 3 * SECTOR),
+			       4 * SECTOR, 0));
+	EXPECT_EQ(memcmp(blk_mem_at(4, BLK_UNIT + SECTOR),
+			 blk_mem_at(0, BLK_UNIT + SECTOR), BLK_UNIT - SECTOR),
+		  0);
+	EXPECT_EQ(io_stat(BLK_CSUM_ERRORS), 0);
+}
+
+#ifdef PS3VRAM_BLK_RW_PAGE
+/* Swap's rw_page reads are checked as well: a changed bit is -EIO. */
+UNIT_TEST(blk_test_checksums_rw_page_read_of_a_changed_page_fails)
+{
+	blk_start_csum(VRAM_MB);
+	client_pattern(blk_mem_at(0, 0), PAGE_SIZE, 185);
+	EXPECT_EQ(blk_swap_write(0, 0), 0);
+	EXPECT_EQ(blk_swap_read(0, 1), 0);
+	EXPECT_TRUE(client_is_pattern(blk_mem_at(1, 0), PAGE_SIZE, 185));
+	blk_flip(PAGE_SIZE - 1, 1);
+	EXPECT_EQ(blk_swap_read(0, 2), -EIO);
+	EXPECT_FALSE(PageUptodate(&blk_page[2]));
+	unlock_page(&blk_page[2]);
+	EXPECT_EQ(io_stat(BLK_CSUM_ERRORS), 1);
+}
+#endif
+
 /*
  * One of most events, and each lands in its own column, in the order of
  * Documentation/ABI/testing/sysfs-block-ps3vram.
@@ -1159,7 +1399,7 @@ UNIT_TEST(blk_test_io_stat_counts_each_event_in_its_column)
 		EXPECT_EQ(blk_submit(&b), BLK_STS_OK);
 	}
 
-	snprintf(want, sizeof(want), "1 2 1 %u 0 1 2 %u 2 0 0\n",
+	snprintf(want, sizeof(want), "1 2 1 %u 0 1 2 %u 2 0 0 0\n",
 		 4 * (RETRIES + 1), 3 * SECTOR);
 	EXPECT_STREQ(unit_sysfs_read(BLK_SYS "io_stat"), want);
 }

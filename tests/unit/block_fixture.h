@@ -15,8 +15,9 @@
  * tests: both modules have an io_stat_show(), which one file cannot hold.
  *
  * blk_start(mb) loads ps3vram_dma and the software RSX as modprobe
- * ps3vram_emu vram_mb=mb would, then ps3vram with its default size=auto;
- * blk_load(size) loads the module (again) with size=@size.  The fixture's
+ * ps3vram_emu vram_mb=mb would, then ps3vram with its defaults (size=auto,
+ * checksum=0); blk_load(size) loads the module (again) with size=@size;
+ * blk_start_csum(mb) as blk_start() with checksum=1.  The fixture's
  * cleanup unloads whatever is loaded, so that an aborted test cannot leak.
  *
  * The test's memory is BLK_PAGES pages, struct page blk_page[] over
@@ -68,7 +69,8 @@
 enum {
 	BLK_FAILED_READS, BLK_FAILED_WRITES, BLK_INVALID_IO, BLK_RETRIES,
 	BLK_CPU_READS, BLK_CPU_WRITES, BLK_DISCARDS, BLK_ZEROED_BYTES,
-	BLK_UNALIGNED, BLK_REATTACHES, BLK_LOST_READS, BLK_COLS
+	BLK_UNALIGNED, BLK_REATTACHES, BLK_LOST_READS, BLK_CSUM_ERRORS,
+	BLK_COLS
 };
 
 #define MiB		(1024 * 1024)
@@ -81,6 +83,8 @@ enum {
 #define BLK_DEPTH	8
 /* Filled into a read that neither DMA nor the CPU could do. */
 #define BLK_POISON	0x6b
+/* What a checksum covers, whatever the page size: 4 KiB of the disk. */
+#define BLK_UNIT	4096
 /* DMA copies retried by the robust path before the CPU. */
 #define RETRIES		PS3VRAM_DMA_ROBUST_RETRIES
 
@@ -289,6 +293,8 @@ static inline bool blk_swapon_synchronous(void)
 /* ---- loading and unloading the module ---- */
 
 static bool blk_loaded;
+/* The next load's checksum parameter (its default, but in blk_start_csum). */
+static bool blk_checksum;
 
 /* rmmod ps3vram, and check it took everything with it. */
 static inline void blk_unload(void)
@@ -317,12 +323,14 @@ static inline int blk_load(const char *size_arg)
 {
 	static const struct ps3vram_blk fresh = {
 		.lock = __RWSEM_INITIALIZER(ps3vram_blk.lock),
+		.rmw_lock = __MUTEX_INITIALIZER(ps3vram_blk.rmw_lock),
 	};
 	int ret;
 
 	ASSERT_FALSE(blk_loaded);
 	ps3vram_blk = fresh;
 	size = (char *)(size_arg ?: "auto");
+	checksum = blk_checksum;
 	ret = ps3vram_blk_init();
 	EXPECT_EQ(unit_locks_held(), 0);
 	if (ret)
@@ -349,6 +357,19 @@ static inline void blk_start(unsigned int vram_mb)
 {
 	blk_engine_start(vram_mb);
 	ASSERT_EQ(blk_load(NULL), 0);
+}
+
+static inline void blk_checksum_default(void *unused)
+{
+	blk_checksum = false;
+}
+
+/* ... with checksum=1 (for this test only). */
+static inline void blk_start_csum(unsigned int vram_mb)
+{
+	blk_checksum = true;
+	unit_on_cleanup(blk_checksum_default, NULL);
+	blk_start(vram_mb);
 }
 
 /*

@@ -16,11 +16,16 @@
  * and a read return nothing.
  *
  * With -z, the device must read as zeros before the writes (a fresh
- * /dev/ps3vram: its claim was zeroed).  tools/vm/mkinitramfs links this
- * statically and installs it as /bin/rig-blkcheck.
+ * /dev/ps3vram: its claim was zeroed).  With -e, I/O errors are counted,
+ * not fatal: the passes go on, a read that fails is read again a sector at
+ * a time, and every sector that reads is verified; for a device that may
+ * fail I/O but must never return wrong data (/dev/ps3vram's checksums).
+ * tools/vm/mkinitramfs links this statically and installs it as
+ * /bin/rig-blkcheck.
  *
- * Usage: rig-blkcheck [-z] DEVICE SEED
- * Exit: 0 verified, 1 a mismatch or an I/O error, 2 usage.
+ * Usage: rig-blkcheck [-z] [-e] DEVICE SEED
+ * Exit: 0 verified, 1 a mismatch (or, without -e, an I/O error), 2 usage,
+ * 3 (-e) I/O errors, and every sector that read verified.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -88,6 +93,25 @@ static int check_sector(const unsigned char *p, uint64_t s, uint64_t seed,
 	return 1;
 }
 
+/* -e: I/O errors so far, or -1 when they are fatal */
+static long io_errors = -1;
+
+/*
+ * -e: read the @n sectors at @s that failed as one read again a sector at
+ * a time, verifying each that reads; 0 unless a sector mismatched
+ */
+static int reread(int fd, uint64_t s, uint64_t n, uint64_t seed, int zeros,
+		  unsigned char *buf)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		if (pread(fd, buf, SECTOR, (off_t)((s + i) * SECTOR)) != SECTOR)
+			io_errors++;
+		else if (check_sector(buf, s + i, seed, zeros))
+			return 1;
+	}
+	return 0;
+}
+
 /* one pass over the device in I/Os of @sizes; 0 when all went well */
 static int pass(int fd, uint64_t sectors, uint64_t seed, int write,
 		int zeros, const unsigned int *sizes, unsigned char *buf,
@@ -112,7 +136,13 @@ static int pass(int fd, uint64_t sectors, uint64_t seed, int write,
 			printf("rig-blkcheck: %s of %" PRIu64 " sectors at %" PRIu64 ": %s\n",
 			       write ? "write" : "read", n, s,
 			       done < 0 ? strerror(errno) : "short");
-			return 1;
+			if (io_errors < 0)
+				return 1;
+			io_errors++;
+			if (!write && reread(fd, s, n, seed, zeros, buf))
+				return 1;
+			s += n;
+			continue;
 		}
 		if (!write)
 			for (i = 0; i < n; i++)
@@ -151,10 +181,13 @@ int main(int argc, char **argv)
 	uint64_t bytes, seed;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "z")) != -1) {
-		if (opt != 'z')
+	while ((opt = getopt(argc, argv, "ze")) != -1) {
+		if (opt == 'z')
+			zeros = 1;
+		else if (opt == 'e')
+			io_errors = 0;
+		else
 			goto usage;
-		zeros = 1;
 	}
 	if (argc - optind != 2)
 		goto usage;
@@ -185,10 +218,15 @@ int main(int argc, char **argv)
 	close(fd);
 	if (bad)
 		return 1;
+	if (io_errors > 0) {
+		printf("rig-blkcheck: I/O ERRORS %ld, and every sector that read verified\n",
+		       io_errors);
+		return 3;
+	}
 	printf("rig-blkcheck: PASS %" PRIu64 " sectors verified, %lu writes, %lu reads%s\n",
 	       bytes / SECTOR, writes, reads, zeros ? ", read as zeros first" : "");
 	return 0;
 usage:
-	fprintf(stderr, "usage: rig-blkcheck [-z] DEVICE SEED\n");
+	fprintf(stderr, "usage: rig-blkcheck [-z] [-e] DEVICE SEED\n");
 	return 2;
 }

@@ -24,6 +24,8 @@
 #define param_check_ullong(name, p)	__param_check(name, p, unsigned long long)
 #define param_check_charp(name, p)	__param_check(name, p, char *)
 #define param_check_bool(name, p)	__param_check(name, p, bool)
+/* module_param() passes its type on expanded: <stdbool.h>'s bool is _Bool */
+#define param_check__Bool(name, p)	param_check_bool(name, p)
 
 #define module_param_named(name, value, type, perm)			\
 	param_check_##type(name, &(value))				\
