@@ -52,8 +52,13 @@ churn()
 		   echo 500 > "$RIG_EMU/stall_us" ;;
 		1) echo 100 > $Z/max_pool_percent ;;
 		2|12) echo 0 > "$RIG_EMU/stall_us" ;;
-		5) echo "$default" > $Z/zpool ;;
-		6) echo ps3vram > $Z/zpool ;;
+		# the default zpool keeps its pages in RAM: at 100 % it may
+		# take all of it, and the OOM killer the workload (seen on
+		# 6.12); the kernel's default limit while it is the pool
+		5) echo 20 > $Z/max_pool_percent
+		   echo "$default" > $Z/zpool ;;
+		6) echo ps3vram > $Z/zpool
+		   echo 100 > $Z/max_pool_percent ;;
 		10) echo 50 > $Z/max_pool_percent
 		    echo 500 > "$RIG_EMU/stall_us" ;;
 		11) echo 100 > $Z/max_pool_percent ;;
