@@ -512,13 +512,13 @@ static void ps3vram_blk_queue_units(struct ps3vram_blk_batch *b,
 				    const struct bio_vec *bv, u64 vram_off)
 {
 	struct bio_vec piece = *bv;
-	unsigned int skip, len;
+	unsigned int skip, len, left = bv->bv_len;
 
-	while (piece.bv_len) {
+	for (; left; left -= len, vram_off += len, piece.bv_offset += len) {
 		skip = vram_off & (PS3VRAM_BLK_UNIT - 1);
-		len = min_t(unsigned int, piece.bv_len, PS3VRAM_BLK_UNIT - skip);
+		len = min_t(unsigned int, left, PS3VRAM_BLK_UNIT - skip);
 		if (!skip && len == PS3VRAM_BLK_UNIT)
-			len = round_down(piece.bv_len, PS3VRAM_BLK_UNIT);
+			len = round_down(left, PS3VRAM_BLK_UNIT);
 		piece.bv_len = len;
 		if (len % PS3VRAM_BLK_UNIT == 0)
 			ps3vram_blk_submit(b, &piece, vram_off, len, 0);
@@ -527,9 +527,6 @@ static void ps3vram_blk_queue_units(struct ps3vram_blk_batch *b,
 		else
 			ps3vram_blk_submit(b, &piece, vram_off - skip,
 					   PS3VRAM_BLK_UNIT, skip);
-		vram_off += len;
-		piece.bv_offset += len;
-		piece.bv_len = bv->bv_len - (piece.bv_offset - bv->bv_offset);
 	}
 }
 
