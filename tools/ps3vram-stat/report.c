@@ -91,6 +91,8 @@ static const struct {
 	[PS_C_BLK_UNALIGNED]	= { "unaligned", PS_BLK_IO_STAT, PS_BIO_UNALIGNED, -1 },
 	[PS_C_BLK_REATTACHES]	= { "reattaches", PS_BLK_IO_STAT, PS_BIO_REATTACHES, -1 },
 	[PS_C_BLK_LOST_READS]	= { "lost_reads", PS_BLK_IO_STAT, PS_BIO_LOST_READS, -1 },
+	[PS_C_BLK_CHECKSUM_ERRORS] = { "checksum_errors", PS_BLK_IO_STAT,
+				       PS_BIO_CHECKSUM_ERRORS, -1 },
 	[PS_C_BLK_DMA_UPLOADS]	= { "dma_uploads", PS_BLK_DMA_IO_STAT,
 				    PS_DIO_UPLOADS, -1 },
 	[PS_C_BLK_DMA_DOWNLOADS] = { "dma_downloads", PS_BLK_DMA_IO_STAT,

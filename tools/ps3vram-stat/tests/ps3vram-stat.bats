@@ -544,7 +544,7 @@ assert (s[0]['blk']['disk_bytes'] is not None) == os.path.isdir('$d/$BLK')"
 	expect_rc 0
 	json_check "
 b = s[0]['blk']
-assert len(b) == 41 and all(v is None for v in b.values()), b
+assert len(b) == 43 and all(v is None for v in b.values()), b
 assert 'ps3vram' not in s[0]['clients']"
 }
 
@@ -563,11 +563,11 @@ assert o['dma_bytes_up'] == 111153152
 b = o['blk']
 tot = ['io_errors', 'failed_reads', 'failed_writes', 'invalid_io', 'retries',
        'cpu_copies', 'cpu_reads', 'cpu_writes', 'discards', 'zeroed_bytes',
-       'unaligned', 'reattaches', 'lost_reads', 'dma_uploads', 'dma_downloads', 'dma_bytes_up', 'dma_bytes_down',
+       'unaligned', 'reattaches', 'lost_reads', 'checksum_errors', 'dma_uploads', 'dma_downloads', 'dma_bytes_up', 'dma_bytes_down',
        'dma_timeouts', 'dma_failed', 'dma_cpu_copies']
 assert list(b) == ['disk_bytes'] + tot + [k + '_per_s' for k in tot], list(b)
 assert b['disk_bytes'] == 268435456
-assert [b[k] for k in tot] == [0, 0, 0, 0, 1086, 0, 0, 0, 2, 17361920, 0, 0, 0,
+assert [b[k] for k in tot] == [0, 0, 0, 0, 1086, 0, 0, 0, 2, 17361920, 0, 0, 0, 0,
     30721, 31307, 111153152, 113553408, 0, 0, 0], b
 assert all(b[k + '_per_s'] is None for k in tot)
 c = o['clients']
@@ -582,7 +582,7 @@ blk_later() {
 	snap b linux-7.3 blk-swap
 	echo "31721 32807 115249152 119697408 0 0 0 1 2" >"$TMP/b/$BLKDMA/io_stat"
 	echo "31721 32807 115249152 119697408 0 0 0 1 2" >"$TMP/b/$DMA/io_stat"
-	echo "1 2 0 1093 1 2 2 17361920 0 0 0" >"$TMP/b/$BLK/io_stat"
+	echo "1 2 0 1093 1 2 2 17361920 0 0 0 0" >"$TMP/b/$BLK/io_stat"
 	replay "$DATA/linux-7.3/blk-swap" "$TMP/b"
 }
 
@@ -633,7 +633,7 @@ assert s[1]['clients']['ps3vram']['failed'] == 0"
 	sed -i 's/$/ 7 8/' "$TMP/s/$BLKDMA/io_stat"
 	st -w --root "$TMP/s"
 	expect_rc 0
-	expect_grep err "$BLK/io_stat: 4 of 11 columns"
+	expect_grep err "$BLK/io_stat: 4 of 12 columns"
 	expect_no_grep err 'clients/ps3vram'
 	expect_text_val 1 err 5
 	expect_text_val 1 rty 2 1086
