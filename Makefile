@@ -38,6 +38,9 @@
 #                     sort stops after 10 min, rig.cap_s, its time then a
 #                     lower bound; about 20 min, beyond make bench's budget);
 #                     make bench's report then has its table
+#   make bench-checksum  swap on /dev/ps3vram without and with checksum=1,
+#                     d k k d in one boot (tools/bench/tiers.sh, a few
+#                     minutes); make bench's report then has its table
 #   make check-debug  the KASAN/lockdep/KUnit kernel tier, every scenario
 #                     (builds and caches that kernel: 5-6 min the first time)
 #   make intree       the patch series for 6.1 and 6.12 (checkpatch
@@ -72,7 +75,7 @@ KDIR ?= $(if $(wildcard $(RUNNING_KDIR)),$(RUNNING_KDIR),/lib/modules/$(KVER_61)
 MOD_SRCS := Kbuild include drivers mm
 
 .PHONY: all modules modules_install install deb setup setup-check demo check check-full check-ppc64 check-unit check-vm check-debug lint ps3 tools-ppc64 \
-	intree kernels mod-srcs tools clean soak bench bench-program
+	intree kernels mod-srcs tools clean soak bench bench-program bench-checksum
 all: modules
 
 setup:
@@ -214,6 +217,9 @@ bench: setup
 bench-program: setup
 	@$(TOP)/tools/bench/run -n program tiers --guest workload=sort \
 		--guest tiers=b,c,g,d --guest cap_s=600 --bin sort --timeout 3600
+
+bench-checksum: setup
+	@$(TOP)/tools/bench/run -n checksum tiers --guest tiers=d,k,k,d
 
 check-debug: setup tools
 	@$(TOP)/scripts/debug-kernel check

@@ -30,12 +30,6 @@ SLEEP_MAPPED=/sys/module/ps3vram_swap/parameters/sleep_mapped
 MIB=$(rig_opt mib) || MIB=$(($(rig_ram_mib) * 6 / 5))
 DEFAULT=$(cat $Z/zpool)
 
-# busy - jiffies the CPUs were not idle, since boot
-busy()
-{
-	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
-}
-
 vm()
 {
 	rig_vmstat "$1" || echo 0
@@ -76,10 +70,10 @@ run()
 	local b0 b1 zi zo po pages
 
 	pool "$1"
-	b0=$(busy) zi=$(vm zswpin) zo=$(vm zswpout) po=$(vm pswpout)
+	b0=$(rig_cpu_busy) zi=$(vm zswpin) zo=$(vm zswpout) po=$(vm pswpout)
 	swapbench -s "$MIB" -p 1 -o mixed -d text -S 31 -q > /tmp/sb.log 2>&1 ||
 		rig_fail "tier $1: swapbench exit $?: $(tail -n 1 /tmp/sb.log)"
-	b1=$(busy)
+	b1=$(rig_cpu_busy)
 	pages=$(($(vm zswpin) - zi + $(vm zswpout) - zo))
 	po=$(($(vm pswpout) - po))
 	[ "$pages" -gt 0 ] || rig_fail "tier $1: no page went through zswap"

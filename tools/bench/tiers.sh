@@ -14,6 +14,8 @@
 #      max_pool_percent) and swap on /dev/ps3vram (the other 192 MiB)
 #      above the disk
 #   d  swap on /dev/ps3vram (all of the VRAM) above the disk, zswap off
+#   k  d with the block device's checksums (ps3vram checksum=1): a CRC-32
+#      of every 4 KiB computed on the way out, checked on the way in
 #   e  zswap with its default in-RAM pool in front of /dev/ps3vram
 #   f  zram (256 MiB) above the disk, /dev/ps3vram (all of the VRAM) its
 #      writeback device: every 5 s the pages zram stores whole (huge) and
@@ -31,7 +33,8 @@
 # devices swapped on and the page cache dropped, so that a tier starts
 # with nothing of the previous one.  Prints per
 # tier "BENCH: tier=X wall_s=... pswpin=... pswpout=... zswpin=...
-# zswpout=..." (vmstat deltas over the swapbench run), then each tier's
+# zswpout=..." (vmstat deltas over the swapbench run; busy_jiffies the
+# guest CPUs' busy time in it, 1/100 s), then each tier's
 # wall time as a ratio to a's (the mean of both runs) and to b's.
 # The disk is run-vm's default: 150 IOPS, 30 MiB/s.
 #
@@ -148,12 +151,14 @@ zswap_ps3vram()
 	echo 1 > $Z/enabled
 }
 
-# blk SIZE - /dev/ps3vram of SIZE as swap above the disk
+# blk SIZE [CHECKSUM] - /dev/ps3vram of SIZE as swap above the disk,
+# with checksum=CHECKSUM (default 0)
 blk()
 {
 	unload ps3vram
 	modprobe ps3vram_emu || rig_fail "modprobe ps3vram_emu failed"
-	modprobe ps3vram size="$1" || rig_fail "modprobe ps3vram size=$1 failed"
+	modprobe ps3vram size="$1" checksum="${2:-0}" ||
+		rig_fail "modprobe ps3vram size=$1 checksum=${2:-0} failed"
 	rig_wait_for /dev/ps3vram 5 || rig_fail "no /dev/ps3vram"
 	swap_add /dev/ps3vram 10
 }
@@ -231,6 +236,7 @@ setup()
 	b)	echo 1 > $Z/enabled ;;
 	c)	unload ps3vram; zswap_ps3vram 0 ;;
 	d)	unload ps3vram_swap; blk 256M ;;
+	k)	unload ps3vram_swap; blk 256M 1 ;;
 	e)	unload ps3vram_swap; blk 256M; echo 1 > $Z/enabled ;;
 	g)	unload ps3vram; zswap_ps3vram 64; blk 192M ;;
 	f)	unload ps3vram_swap; zram 256M ;;
@@ -294,9 +300,10 @@ rand_pass()
 # run TIER - the workload on TIER; one BENCH line
 run()
 {
-	local t0 t1 pi po zi zo wall wb
+	local t0 t1 b0 pi po zi zo wall wb
 
 	pi=$(vm pswpin) po=$(vm pswpout) zi=$(vm zswpin) zo=$(vm zswpout)
+	b0=$(rig_cpu_busy)
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	if [ "$WORKLOAD" = sort ]; then
 		sort_run "$1"
@@ -314,7 +321,8 @@ run()
 	[ "$1" != f ] || [ "$wb" -gt 0 ] ||
 		rig_fail "tier f: zram wrote nothing back to /dev/ps3vram"
 	echo "$1 $wall" >> $RES
-	echo "BENCH: tier=$1 workload=$WORKLOAD wall_s=$wall pswpin=$(($(vm pswpin) - pi))" \
+	echo "BENCH: tier=$1 workload=$WORKLOAD wall_s=$wall" \
+		"busy_jiffies=$(($(rig_cpu_busy) - b0)) pswpin=$(($(vm pswpin) - pi))" \
 		"pswpout=$(($(vm pswpout) - po)) zswpin=$(($(vm zswpin) - zi))" \
 		"zswpout=$(($(vm zswpout) - zo)) mib=$MIB passes=$PASSES seed=$SEED" \
 		"zswap=$(cat $Z/enabled) zpool=$(cat $Z/zpool)" \

@@ -10,7 +10,8 @@
 # (cpu-6.1.txt: b 1050 and 1800 us a page, the second with 300 pages
 # sent to the disk, c 1200 and 1250, s - c with sleep_mapped true - 1000
 # and 1100) and of tools/bench/run -n program tiers (program-6.1.txt: GNU
-# sort, b 300 s, c 150 s, d 60 s): the CSV's ratios, the section's goals
+# sort, b 300 s, c 150 s, d 60 s) and of tools/bench/run -n checksum
+# tiers (checksum-6.1.txt: d 20 and 22 s, k 22 and 24 s): the CSV's ratios, the section's goals
 # table, the random swap-in, historic and program tables, the plots, and
 # -o leaving docs/ alone.  make
 # bench itself runs in the virtual PS3 (tests/vm/bench-smoke.sh runs its
@@ -179,6 +180,20 @@ setup() {
 	grep -q '| within 30 % of 14.5x / 11.3x | not measured | |$' "$TMP/res3/tiers.md" ||
 		fail "$(grep 'speed-up for' "$TMP/res3/tiers.md")"
 	! grep -q 'the historic table' "$TMP/res3/tiers.md" || fail "a table without results"
+}
+
+@test "the checksum table sets k's means beside d's" {
+	capture "$REPORT" -o "$TMP/res" "$RES"
+	expect_rc 0
+	grep -q '^### what the block device.s checksums cost$' "$TMP/res/tiers.md" ||
+		fail "no checksum section"
+	# d: (20 + 22) / 2 s, (1000 + 1200) / 2 / 100 s, 100000 pages a run,
+	# 2200 * 10000 / 200000 us a page; k: 23 s, 13 s, 130 us; 23 / 21 and
+	# 130 / 110
+	grep -q '^| d | 2 | 21.0 | 11.0 | 100000 | 110 us |  |$' "$TMP/res/tiers.md" ||
+		fail "$(grep '^| [dk] |' "$TMP/res/tiers.md")"
+	grep -q '^| k | 2 | 23.0 | 13.0 | 100000 | 130 us | wall 1.10x, CPU per page 1.18x |$' \
+		"$TMP/res/tiers.md" || fail "$(grep '^| [dk] |' "$TMP/res/tiers.md")"
 }
 
 @test "a goal missed is said so" {

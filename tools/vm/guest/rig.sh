@@ -276,6 +276,13 @@ rig_vmstat()
 	awk -v n="$1" '$1 == n { print $2; f = 1 } END { exit !f }' /proc/vmstat
 }
 
+# rig_cpu_busy - jiffies (USER_HZ) the guest's CPUs were not idle since
+# boot: /proc/stat's all-CPU time less idle and iowait
+rig_cpu_busy()
+{
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
+}
+
 # rig_zswap_recommended_percent - set zswap's max_pool_percent to what
 # ps3vram_swap printed last when its pool claimed VRAM ("VRAM for zswap
 # ... (N% needed ...)"), the setting the docs recommend
