@@ -39,6 +39,9 @@
 
 B=/sys/block/ps3vram
 FAULTS=/sys/kernel/debug/ps3vram_dma/emu/faults
+# counts in pages (swapbench's, pswpout, /proc/swaps') are of the
+# guest's page size: 4 or 64 KiB
+PK=$(rig_page_kib)
 CG=/sys/fs/cgroup
 BENCH=$CG/bench
 SB_LOG=/tmp/swapbench.log
@@ -52,10 +55,10 @@ io()
 # swap_used DEVICE - pages of DEVICE in use as swap (/proc/swaps, KiB)
 swap_used()
 {
-	awk -v d="$1" '$1 == d { print int($4 / 4) }' /proc/swaps
+	awk -v d="$1" -v pk="$PK" '$1 == d { print int($4 / pk) }' /proc/swaps
 }
 
-# fault_in PID PAGES - read every mapping of PID smaller than PAGES pages
+# fault_in PID PAGES - read every mapping of PID smaller than PAGES x 4 KiB
 # into RAM (through /proc/PID/mem, which faults them in for PID)
 fault_in()
 {
@@ -95,7 +98,7 @@ rig_swap_active /dev/ps3vram || rig_fail "/dev/ps3vram not in /proc/swaps"
 # pages are swapped out on every pass.
 limit=$(($(rig_ram_mib) / 4))
 mib=$((limit * 2))
-least=$(((mib - limit) * 256))
+least=$(((mib - limit) * 1024 / PK))
 echo $((limit << 20)) > $BENCH/memory.max || rig_fail "cannot set memory.max"
 rig_log "cgroup memory.max $limit MiB, swapbench $mib MiB:" \
 	"at least $least pages swapped out per pass"
@@ -118,8 +121,8 @@ rig_emu_fault drop 0
 rig_emu_fault late 0
 [ "$rc" = 0 ] || rig_fail "swapbench exit $rc under recoverable faults"
 verified=$(sed -n 's/^swapbench: PASS .*verified=\([0-9]*\).*/\1/p' $SB_LOG)
-[ "$verified" = $((mib * 256 * 2)) ] ||
-	rig_fail "verified '$verified' pages, not $((mib * 256 * 2))"
+[ "$verified" = $((mib * 1024 / PK * 2)) ] ||
+	rig_fail "verified '$verified' pages, not $((mib * 1024 / PK * 2))"
 faults=$(($(cat $FAULTS) - faults0))
 out=$(($(rig_vmstat pswpout) - out0))
 in=$(($(rig_vmstat pswpin) - in0))

@@ -69,6 +69,7 @@ const char *sb_order_name(enum sb_order order)
 enum {
 	SB_OPT_CORRUPT_PAGE = 256,
 	SB_OPT_SYNC,
+	SB_OPT_STOP_AFTER_FILL,
 };
 
 /**
@@ -99,6 +100,8 @@ static void sb_usage(FILE *fp)
 	      "                        sets are held at once, and fault at once\n"
 	      "      --corrupt-page N  test hook: flip a byte of worker 0's page N after\n"
 	      "                        the fill, behind the checker's back; the run fails\n"
+	      "      --stop-after-fill test hook: each worker stops (SIGSTOP) after its\n"
+	      "                        fill and goes on when sent SIGCONT\n"
 	      "  -h, --help            this text\n"
 	      "pages = visits = procs * pages per process * (passes + 1 for the fill);\n"
 	      "verified = procs * pages per process * passes. Latency = first touch.\n"
@@ -414,6 +417,7 @@ static const struct option sb_longopts[] = {
 	{ "quiet",        no_argument,       NULL, 'q' },
 	{ "corrupt-page", required_argument, NULL, SB_OPT_CORRUPT_PAGE },
 	{ "sync",         no_argument,       NULL, SB_OPT_SYNC },
+	{ "stop-after-fill", no_argument,    NULL, SB_OPT_STOP_AFTER_FILL },
 	{ "help",         no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -552,6 +556,10 @@ static int sb_parse_args(int argc, char **argv, struct sb_opts *o)
 		}
 		if (c == SB_OPT_SYNC) {
 			o->sync = true;
+			continue;
+		}
+		if (c == SB_OPT_STOP_AFTER_FILL) {
+			o->stop_after_fill = true;
 			continue;
 		}
 		if (c == '?')

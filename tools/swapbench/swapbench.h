@@ -55,6 +55,8 @@ enum sb_order {
  * @corrupt_page: page of worker 0 that is corrupted after the fill
  * @sync:         --sync: every worker starts each pass after the fill only
  *		  once all of them have finished the previous one
+ * @stop_after_fill: --stop-after-fill: each worker stops itself (SIGSTOP)
+ *		  after its fill, until a SIGCONT
  * @sync_fd:      with @sync, the worker's ends of the barrier pipes: [0]
  *		  the read end of its own "go" pipe (a byte per pass, 'x' =
  *		  stop waiting), [1] the write end of the shared "ready" pipe
@@ -74,6 +76,7 @@ struct sb_opts {
 	bool corrupt;
 	uint64_t corrupt_page;
 	bool sync;
+	bool stop_after_fill;
 	int sync_fd[2];
 	size_t page_size;
 	uint32_t npages;

@@ -348,6 +348,9 @@ void sb_worker_main(const struct sb_opts *o, unsigned int index, int fd)
 		sb_run_pass(&w, pass);
 		if (pass == 0)
 			sb_corrupt(&w);
+		/* a test's moment to act on the swapped-out working set */
+		if (pass == 0 && o->stop_after_fill)
+			raise(SIGSTOP);
 	}
 
 	sb_write_all(fd, &w.res, sizeof(w.res));

@@ -240,6 +240,31 @@ start_long_run() {
 	fail "worker $child outlived its parent"
 }
 
+# --stop-after-fill: the worker stops with its fill done and nothing of
+# its passes begun; SIGCONT lets it finish.
+@test "--stop-after-fill stops each worker after its fill until SIGCONT" {
+	local pid child i state=
+
+	command -v pgrep >/dev/null || skip "no pgrep"
+	"$SB" -s 4 -p 1 -o seq --stop-after-fill >"$TMP/out" 2>"$TMP/err" 3>&- &
+	pid=$!
+	BG_PID=$pid
+	child=$(worker_of "$pid") || fail "no worker appeared"
+	for ((i = 0; i < 200; i++)); do
+		state=$(awk '{ print $3 }' "/proc/$child/stat" 2>/dev/null)
+		[[ $state != T ]] || break
+		sleep 0.05
+	done
+	[[ $state == T ]] || fail "worker state '$state', not stopped"
+	expect_grep out '^fill seq: '
+	expect_no_grep out '^pass 1/1'
+	kill -CONT "$child"
+	wait "$pid" || fail "exit status $?"
+	expect_grep out '^pass 1/1 seq: '
+	expect_field verified "$((4 * PAGES_PER_MIB))"
+	expect_field mismatches 0
+}
+
 @test "mmap failure is a runtime error" {
 	(
 		ulimit -v $((64 * 1024))

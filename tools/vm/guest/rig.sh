@@ -516,28 +516,32 @@ rig_children()
 }
 
 # rig_swapbench_stopped LOG CMD... - run CMD, a swapbench (or a command
-# that execs one), in the background with its output in LOG; wait until it
-# has printed its fill line, then stop its workers.  Sets RIG_BENCH (CMD's
-# pid), RIG_WORKERS (the stopped pids, one a word) and RIG_FILL_S (the
-# seconds waited); kill -CONT $RIG_WORKERS resumes them.
+# that execs one), with --stop-after-fill, in the background with its
+# output in LOG; wait until its workers have stopped themselves after
+# their fill (a stop from here would race with a fast worker's passes).
+# Sets RIG_BENCH (CMD's pid), RIG_WORKERS (the stopped pids, one a word)
+# and RIG_FILL_S (the seconds waited); kill -CONT $RIG_WORKERS resumes
+# them.
 rig_swapbench_stopped()
 {
-	local log=$1 n=0
+	local log=$1 n=0 w
 
 	shift
-	"$@" > "$log" 2>&1 &
+	"$@" --stop-after-fill > "$log" 2>&1 &
 	RIG_BENCH=$!
-	while ! grep -q '^fill' "$log"; do
+	while :; do
+		RIG_WORKERS=$(rig_children "$RIG_BENCH")
+		for w in $RIG_WORKERS; do
+			[ "$(awk '{ print $3 }' "/proc/$w/stat" 2>/dev/null)" = T ] ||
+				RIG_WORKERS=""
+		done
+		[ -z "$RIG_WORKERS" ] || break
 		n=$((n + 1))
 		[ "$n" -lt 300 ] || rig_fail "swapbench did not finish its fill"
 		kill -0 "$RIG_BENCH" 2>/dev/null ||
 			rig_fail "swapbench died: $(cat "$log")"
 		sleep 1
 	done
-	RIG_WORKERS=$(rig_children "$RIG_BENCH")
-	[ -n "$RIG_WORKERS" ] || rig_fail "no swapbench worker found"
-	# shellcheck disable=SC2086 # one pid per word
-	kill -STOP $RIG_WORKERS
 	# shellcheck disable=SC2034 # for the scenarios
 	RIG_FILL_S=$n
 }
