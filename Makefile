@@ -19,9 +19,10 @@
 #                     client and kernel interface; ends with "N passed,
 #                     N failed, N skipped" (docs/checks.md)
 #   make check-full   everything: every VM scenario on every kernel, the
-#                     debug kernel's scenarios, the install tier, the soak
-#   make check-ppc64  the gate and the PowerPC virtual PS3's kernels and
-#                     scenarios (docs/virtual-ps3.md), apart until stable
+#                     debug kernel's and the PowerPC kernels' scenarios,
+#                     the install tier, the soak
+#   make check-ppc64  the gate and every PowerPC virtual PS3 scenario
+#                     (docs/virtual-ps3.md)
 #   make check-unit   userspace unit tests
 #   make check-vm     VM scenarios on 6.1, 6.12 and 7.3
 #   make soak         the soak scenario with SOAK_GIB (20) GiB of swap

@@ -160,12 +160,27 @@ counted() {
 
 	# the zpool on 6.1 and 6.12, the block device on 6.1 and 7.3, the
 	# frontswap backend and KUnit on the debug kernel, the demo, a fault
-	# injection, the unit binaries, every module build, lint, the PS3
+	# injection, the unit binaries, every module build, lint, the PS3,
+	# the PowerPC virtual PS3's zpool and block device on 64 KiB pages
 	for want in 'vm/demo@6.1' 'vm/zswap-tier@6.12' 'vm/blk-swap@6.1' \
 		    'vm/blk-fio@7.3' 'vm/blk-faults@7.3' 'debug/frontswap' \
 		    'debug/kunit' 'unit/ring_test' 'build/modules-6.1' \
-		    'build/modules-6.12' 'build/modules-7.3' 'lint' 'ps3'; do
+		    'build/modules-6.12' 'build/modules-7.3' 'lint' 'ps3' \
+		    'ppc64/zswap-ps3vram@ppc64-6.12-64k' \
+		    'ppc64/blk-swap@ppc64-6.12-64k' 'unit-ppc64/ring_test'; do
 		grep -q -P "^\\d+\\t\\Q$want\\E\\t" <<< "$output" || fail "no $want in the gate"
 	done
 	! grep -q -P '^\d+\tinstall\t' <<< "$output" || fail "the install tier is in the gate"
+}
+
+@test "check-full runs every PowerPC kernel's scenarios" {
+	run "$TOP/tests/run-check" --full --list
+	[[ $status -eq 0 ]] || fail "$output"
+	local k
+
+	for k in ppc64-6.12-64k ppc64-6.12-4k; do
+		grep -q -P "^1\tbuild/$k\t" <<< "$output" || fail "no build of $k"
+		grep -q -P "^2\tppc64/blk-swap-faults@$k\t" <<< "$output" ||
+			fail "no blk-swap-faults on $k"
+	done
 }
