@@ -121,8 +121,8 @@ rig_emu_fault drop 0
 rig_emu_fault late 0
 [ "$rc" = 0 ] || rig_fail "swapbench exit $rc under recoverable faults"
 verified=$(sed -n 's/^swapbench: PASS .*verified=\([0-9]*\).*/\1/p' $SB_LOG)
-[ "$verified" = $((mib * 1024 / PK * 2)) ] ||
-	rig_fail "verified '$verified' pages, not $((mib * 1024 / PK * 2))"
+[ "$verified" = $((mib * 2048 / PK)) ] ||
+	rig_fail "verified '$verified' pages, not $((mib * 2048 / PK))"
 faults=$(($(cat $FAULTS) - faults0))
 out=$(($(rig_vmstat pswpout) - out0))
 in=$(($(rig_vmstat pswpin) - in0))

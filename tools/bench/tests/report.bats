@@ -11,7 +11,9 @@
 # sent to the disk, c 1200 and 1250, s - c with sleep_mapped true - 1000
 # and 1100) and of tools/bench/run -n program tiers (program-6.1.txt: GNU
 # sort, b 300 s, c 150 s, d 60 s) and of tools/bench/run -n checksum
-# tiers (checksum-6.1.txt: d 20 and 22 s, k 22 and 24 s): the CSV's ratios, the section's goals
+# tiers (checksum-6.1.txt: d 20 and 22 s, k 22 and 24 s) and of
+# tools/bench/run -k ppc64-6.12-64k tiers (tiers-ppc64-6.12-64k.txt: a
+# 400 s, c 100 s, d 40 s): the CSV's ratios, the section's goals
 # table, the random swap-in, historic and program tables, the plots, and
 # -o leaving docs/ alone.  make
 # bench itself runs in the virtual PS3 (tests/vm/bench-smoke.sh runs its
@@ -194,6 +196,20 @@ setup() {
 		fail "$(grep '^| [dk] |' "$TMP/res/tiers.md")"
 	grep -q '^| k | 2 | 23.0 | 13.0 | 100000 | 130 us | wall 1.10x, CPU per page 1.18x |$' \
 		"$TMP/res/tiers.md" || fail "$(grep '^| [dk] |' "$TMP/res/tiers.md")"
+}
+
+@test "the PowerPC tiers have their table, beside x86-64's ratios to a" {
+	capture "$REPORT" -o "$TMP/res" "$RES"
+	expect_rc 0
+	grep -q '^### the same tiers on the PowerPC virtual PS3$' "$TMP/res/tiers.md" ||
+		fail "no PowerPC section"
+	# c: 100 / 400 there, 30 / 210 here; d: 40 / 400, 50 / 210
+	grep -q '^| 2 | c | 100 | 0.25 | - | 400 | 600 | 3000 | 5000 | 0.14 |$' \
+		"$TMP/res/tiers.md" || fail "$(grep -A 6 'PowerPC virtual' "$TMP/res/tiers.md")"
+	grep -q '^| 3 | d | 40 | 0.10 | - | 4000 | 6000 | 0 | 0 | 0.24 |$' \
+		"$TMP/res/tiers.md" || fail "$(grep -A 6 'PowerPC virtual' "$TMP/res/tiers.md")"
+	# not in the x86-64 CSV
+	! grep -q '^ppc64' "$TMP/res/tiers.csv" || fail "PowerPC rows in tiers.csv"
 }
 
 @test "a goal missed is said so" {
