@@ -8,6 +8,10 @@
 # the rig logged it on 7.3 under blk-faults (make check kept only the
 # report's first lines), a call trace along 7.3's mm/swapfile.c path to
 # that allocation, and the start of the Mem-Info dump that follows it.
+# kswapd0-ppc64-7.3.log is the same report as the PowerPC virtual PS3's
+# 7.3 kernel with 4 KiB pages logged it under blk-swap: a powerpc call
+# trace (no <TASK> markers) through the slab allocation of a table
+# smaller than a page, whose mode has no __GFP_ZERO.
 #
 #   bats --tap tools/vm/tests/
 
@@ -65,3 +69,34 @@ problems_of() {
 	problems_of "$TMP/two.log" | grep -q 'WARNING: CPU: 0' || fail "$(cat "$TMP/out")"
 	[[ $(problems_of "$TMP/two.log" | wc -l) -eq 1 ]] || fail "$(problems_of "$TMP/two.log")"
 }
+
+@test "the powerpc form of the report is taken out up to its Mem-Info" {
+	local ppc=$BATS_TEST_DIRNAME/kswapd0-ppc64-7.3.log
+
+	grep -q -E "$PROBLEMS" "$ppc" || fail "no problem line in $ppc"
+	[[ -z $(problems_of "$ppc") ]] || fail "left: $(problems_of "$ppc")"
+	grep -q 'kernel-upstream: dropped the report' "$TMP/out" || fail "$(cat "$TMP/out")"
+	grep -q 'before the report' "$TMP/out" || fail "lost the line before: $(cat "$TMP/out")"
+	grep -q 'Mem-Info:' "$TMP/out" || fail "lost the line after: $(cat "$TMP/out")"
+}
+
+@test "the powerpc report stays with the project or an interrupt on its stack" {
+	local ppc=$BATS_TEST_DIRNAME/kswapd0-ppc64-7.3.log
+
+	sed 's/ shrink_node+/ ps3vram_blk_submit+/' "$ppc" > "$TMP/ours.log"
+	problems_of "$TMP/ours.log" | grep -q 'page allocation failure' || fail "$(cat "$TMP/out")"
+	sed 's/^\(\[ *[0-9.]*\] \)\[c0000000022f7da0\].*/\1--- interrupt: 900 at shrink_node+0x4ec\/0x874/' \
+		"$ppc" > "$TMP/irq.log"
+	grep -q -- '--- interrupt' "$TMP/irq.log" || fail "no interrupt line made"
+	problems_of "$TMP/irq.log" | grep -q 'page allocation failure' || fail "$(cat "$TMP/out")"
+}
+
+@test "a powerpc report followed at once by a second one: the second is judged too" {
+	local ppc=$BATS_TEST_DIRNAME/kswapd0-ppc64-7.3.log
+
+	{ sed -n '2,26p' "$ppc"; sed 's/ isolate_lock_cluster+/ shmem_alloc_folio+/; s/ swap_cluster_alloc_table+/ shmem_alloc_folio+/' "$ppc" | sed -n '2,$p'; } > "$TMP/two.log"
+	[[ $(problems_of "$TMP/two.log" | grep -c 'page allocation failure') -eq 1 ]] ||
+		fail "$(cat "$TMP/out")"
+	grep -q 'kernel-upstream: dropped the report' "$TMP/out" || fail "$(cat "$TMP/out")"
+}
+
