@@ -178,7 +178,7 @@ counted() {
 	[[ $status -eq 0 ]] || fail "$output"
 	local k
 
-	for k in ppc64-6.12-64k ppc64-6.12-4k; do
+	for k in ppc64-6.12-64k ppc64-6.12-4k ppc64-7.3-64k ppc64-7.3-4k; do
 		grep -q -P "^1\tbuild/$k\t" <<< "$output" || fail "no build of $k"
 		grep -q -P "^2\tppc64/blk-swap-faults@$k\t" <<< "$output" ||
 			fail "no blk-swap-faults on $k"
