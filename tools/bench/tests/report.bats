@@ -198,16 +198,16 @@ setup() {
 		"$TMP/res/tiers.md" || fail "$(grep '^| [dk] |' "$TMP/res/tiers.md")"
 }
 
-@test "the PowerPC tiers have their table, beside x86-64's ratios to a" {
+@test "the PowerPC tiers have their table, ratios to d beside x86-64's" {
 	capture "$REPORT" -o "$TMP/res" "$RES"
 	expect_rc 0
 	grep -q '^### the same tiers on the PowerPC virtual PS3$' "$TMP/res/tiers.md" ||
 		fail "no PowerPC section"
-	# c: 100 / 400 there, 30 / 210 here; d: 40 / 400, 50 / 210
-	grep -q '^| 2 | c | 100 | 0.25 | - | 400 | 600 | 3000 | 5000 | 0.14 |$' \
-		"$TMP/res/tiers.md" || fail "$(grep -A 6 'PowerPC virtual' "$TMP/res/tiers.md")"
-	grep -q '^| 3 | d | 40 | 0.10 | - | 4000 | 6000 | 0 | 0 | 0.24 |$' \
-		"$TMP/res/tiers.md" || fail "$(grep -A 6 'PowerPC virtual' "$TMP/res/tiers.md")"
+	# there c 100 / 40, a 400 / 40; here c 30 / 50, a 210 / 50
+	grep -q '^| 2 | c | 100.0 | 2.50 | 400 | 600 | 3000 | 5000 | 0.60 |$' \
+		"$TMP/res/tiers.md" || fail "$(grep -A 12 'PowerPC virtual' "$TMP/res/tiers.md")"
+	grep -q '^| 1 | a | 400.0 | 10.00 | 4000 | 6000 | 0 | 0 | 4.20 |$' \
+		"$TMP/res/tiers.md" || fail "$(grep -A 12 'PowerPC virtual' "$TMP/res/tiers.md")"
 	# not in the x86-64 CSV
 	! grep -q '^ppc64' "$TMP/res/tiers.csv" || fail "PowerPC rows in tiers.csv"
 }
