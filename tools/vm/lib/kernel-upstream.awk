@@ -16,7 +16,7 @@
 # project's ("ps3vram") or an interrupt frame, whose callers a powerpc
 # trace shows after register lines; a line without a problem word takes
 # its place.
-
+#
 # The one known warning, from 7.x's swap tables (mm/swapfile.c):
 #   "page allocation failure: order:0, mode:0x...(GFP_KERNEL|__GFP_HIGH|
 #   __GFP_ZERO|__GFP_COMP|__GFP_NOMEMALLOC)" with isolate_lock_cluster()
