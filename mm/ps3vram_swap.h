@@ -2,18 +2,18 @@
 /*
  * ps3vram_swap internals, shared by ps3vram_swap_zpool.c (the zpool
  * driver: mapping, loads and stores, sysfs, module init; the design is in
- * its file comment), ps3vram_swap_alloc.c (the VRAM claim, blocks, size
- * classes, handles) and ps3vram_swap_writeback.c (6.1's LRU writeback).
+ * its file comment), ps3vram_swap_alloc.c (the VRAM claim and its heap,
+ * RAM for stores VRAM cannot take) and ps3vram_swap_writeback.c (6.1's
+ * LRU writeback).  Objects live in a ps3vram_heap (<linux/ps3vram_heap.h>).
  */
 #ifndef _MM_PS3VRAM_SWAP_H
 #define _MM_PS3VRAM_SWAP_H
 
 #include <linux/atomic.h>
-#include <linux/bitmap.h>
 #include <linux/kobject.h>
 #include <linux/list.h>
-#include <linux/log2.h>
 #include <linux/mutex.h>
+#include <linux/ps3vram_heap.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
@@ -58,27 +58,6 @@
 #endif
 #define PS3VRAM_SWAP_SLEEP_MAPPED	(!PS3VRAM_SWAP_MAP_FIRST)
 
-/*
- * Block size: 16 pages (64 KiB with 4 KiB pages, 1 MiB with 64 KiB
- * pages), large enough that the tail waste of big classes stays small and
- * a block holds 16 objects of the largest class.  Classes scale with the
- * page too: 127 of them, PAGE_SIZE / 128 apart (32 bytes with 4 KiB
- * pages, 512 with 64 KiB), so that the bitmaps cost the same RAM per
- * block with either page size.
- */
-#define PS3VRAM_SWAP_BLOCK_SHIFT	(PAGE_SHIFT + 4)
-#define PS3VRAM_SWAP_BLOCK_SIZE		BIT(PS3VRAM_SWAP_BLOCK_SHIFT)
-/* Class granularity: finer costs bitmap RAM, coarser costs VRAM. */
-#define PS3VRAM_SWAP_CLASS_DELTA	(PAGE_SIZE / 128)
-#define PS3VRAM_SWAP_MIN_SIZE		(2 * PS3VRAM_SWAP_CLASS_DELTA)
-/* One object is at most a page, moved by one engine copy of one slot. */
-#define PS3VRAM_SWAP_MAX_SIZE		PAGE_SIZE
-#define PS3VRAM_SWAP_NR_CLASSES		\
-	((PS3VRAM_SWAP_MAX_SIZE - PS3VRAM_SWAP_MIN_SIZE) /		\
-	 PS3VRAM_SWAP_CLASS_DELTA + 1)
-#define PS3VRAM_SWAP_MAX_OBJS		\
-	(PS3VRAM_SWAP_BLOCK_SIZE / PS3VRAM_SWAP_MIN_SIZE)
-#define PS3VRAM_SWAP_OBJ_BITS		ilog2(PS3VRAM_SWAP_MAX_OBJS)
 /* Concurrent mappings per pool: a few per CPU is plenty. */
 #define PS3VRAM_SWAP_MAX_MAPS		64
 /* Objects 6.1's shrink writes back at most per page it is asked for. */
@@ -115,42 +94,10 @@ enum ps3vram_swap_stat_item {
 };
 
 /**
- * struct ps3vram_swap_block - RAM metadata of a block of VRAM
- * @list: in its pool's partial list of its class while it has room
- * @lru: in its pool's LRU while it is in use (6.1 writeback)
- * @pool: the pool using it, NULL when free
- * @class: size class index
- * @used: objects allocated
- * @draining: being written back (6.1), over one or more shrink requests:
- *	off the partial list, so that no object is allocated in it
- * @reclaim: an evict() of one of its objects is running: not released
- *	when empty, the writeback releases it
- * @map: allocated objects
- * @pending: allocated objects not stored yet (no upload done): writeback
- *	must not read them
- * @held: objects whose store reached VRAM neither by DMA nor by the CPU:
- *	their bytes are in a buffer on @pool->held, where loads find them
- *
- * All of it, bits included, is protected by @pool->lock.
- */
-struct ps3vram_swap_block {
-	struct list_head list;
-	struct list_head lru;
-	struct ps3vram_swap_pool *pool;
-	u16 class;
-	u16 used;
-	bool draining;
-	bool reclaim;
-	DECLARE_BITMAP(map, PS3VRAM_SWAP_MAX_OBJS);
-	DECLARE_BITMAP(pending, PS3VRAM_SWAP_MAX_OBJS);
-	DECLARE_BITMAP(held, PS3VRAM_SWAP_MAX_OBJS);
-};
-
-/**
  * struct ps3vram_swap_held - RAM for an object VRAM could not take
  * @list: in its pool's @spare list, or in its @held list
  * @handle: the object it holds, while on @held
- * @buf: PS3VRAM_SWAP_MAX_SIZE bytes
+ * @buf: PS3VRAM_HEAP_MAX_SIZE bytes
  */
 struct ps3vram_swap_held {
 	struct list_head list;
@@ -181,10 +128,9 @@ struct ps3vram_swap_map {
 
 /**
  * struct ps3vram_swap_pool - one zpool
- * @lock: protects @partial, @lru and the blocks of this pool
- * @partial: blocks with free objects, per class
- * @lru: blocks, most recently allocated from first
- * @blocks: blocks in use
+ * @lock: protects @lists and the blocks of this pool
+ * @lists: its blocks of the heap: partly filled ones per class, and all
+ *	of them most recently allocated from first (6.1's writeback LRU)
  * @held: buffers holding objects VRAM could not take
  * @spare: buffers set aside for stores
  * @nr_held: buffers on @held
@@ -209,9 +155,7 @@ struct ps3vram_swap_map {
  */
 struct ps3vram_swap_pool {
 	spinlock_t lock;		/* see above */
-	struct list_head partial[PS3VRAM_SWAP_NR_CLASSES];
-	struct list_head lru;
-	unsigned long blocks;
+	struct ps3vram_heap_lists lists;
 	struct list_head held;
 	struct list_head spare;
 	unsigned int nr_held;
@@ -223,7 +167,7 @@ struct ps3vram_swap_pool {
 #if PS3VRAM_SWAP_EVICT
 	struct zpool *zpool;
 	const struct zpool_ops *ops;
-	struct ps3vram_swap_block *drain;
+	struct ps3vram_heap_block *drain;
 	unsigned int drain_obj;
 	unsigned long evict_handle;
 	struct task_struct *evict_task;
@@ -234,33 +178,18 @@ struct ps3vram_swap_pool {
 
 /**
  * struct ps3vram_swap - the VRAM all pools share
- * @lock: protects @client, @nr_blocks, @blocks and @users (create/destroy)
- * @client: the engine client and its VRAM claim; NULL without pools
+ * @lock: protects @heap's set-up and @users (create/destroy)
  * @users: pools alive
- * @nr_blocks: blocks in the claim
- * @blocks: metadata of every block
- * @free_lock: protects @free, @nr_free and @tight
- * @free: stack of free block numbers
- * @nr_free: its depth
- * @low: free blocks under which the pools report zswap's limit reached
- * @high: free blocks from which they report their own size again
- * @tight: under @low and not back to @high yet
+ * @heap: the engine client's claim cut into blocks, with no pool alive
+ *	no client (@heap.client NULL)
  * @broken: the last copy reached VRAM neither by DMA nor by the CPU
  * @stat: counters since load
  * @kobj: /sys/kernel/ps3vram_swap
  */
 struct ps3vram_swap {
 	struct mutex lock;		/* see above */
-	struct ps3vram_dma_client *client;
 	unsigned int users;
-	unsigned int nr_blocks;
-	struct ps3vram_swap_block *blocks;
-	spinlock_t free_lock;		/* see above */
-	u32 *free;
-	unsigned int nr_free;
-	unsigned int low;
-	unsigned int high;
-	bool tight;
+	struct ps3vram_heap heap;
 	bool broken;
 	atomic64_t stat[NR_PS3VRAM_SWAP_STATS];
 	struct kobject *kobj;
@@ -274,15 +203,13 @@ static inline void ps3vram_swap_count(enum ps3vram_swap_stat_item item, s64 n)
 }
 
 /* ps3vram_swap_alloc.c */
-unsigned int ps3vram_swap_class(size_t size);
-unsigned int ps3vram_swap_class_size(unsigned int class);
-unsigned int ps3vram_swap_class_objs(unsigned int class);
-unsigned long ps3vram_swap_handle(unsigned int block, unsigned int obj);
-struct ps3vram_swap_block *
+struct ps3vram_heap_block *
 ps3vram_swap_decode(unsigned long handle, unsigned int *obj, u64 *vram_off,
 		    unsigned int *len);
+unsigned long ps3vram_swap_handle(struct ps3vram_heap_block *block,
+				  unsigned int obj);
 void ps3vram_swap_block_release(struct ps3vram_swap_pool *pool,
-				struct ps3vram_swap_block *block);
+				struct ps3vram_heap_block *block);
 int ps3vram_swap_alloc(struct ps3vram_swap_pool *pool, unsigned int class,
 		       unsigned long *handle);
 struct ps3vram_swap_pool *ps3vram_swap_create_pool(void);
@@ -292,13 +219,13 @@ void ps3vram_swap_unreserve(struct ps3vram_swap_pool *pool);
 void ps3vram_swap_trim(struct ps3vram_swap_pool *pool);
 struct ps3vram_swap_held *
 ps3vram_swap_held_find(struct ps3vram_swap_pool *pool,
-		       struct ps3vram_swap_block *block, unsigned int obj,
+		       struct ps3vram_heap_block *block, unsigned int obj,
 		       unsigned long handle);
 void ps3vram_swap_hold(struct ps3vram_swap_pool *pool,
-		       struct ps3vram_swap_block *block, unsigned int obj,
+		       struct ps3vram_heap_block *block, unsigned int obj,
 		       unsigned long handle, const void *src, unsigned int len);
 void ps3vram_swap_unhold(struct ps3vram_swap_pool *pool,
-			 struct ps3vram_swap_block *block, unsigned int obj,
+			 struct ps3vram_heap_block *block, unsigned int obj,
 			 unsigned long handle);
 
 /* ps3vram_swap_zpool.c */

@@ -36,7 +36,7 @@
 static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
 			      unsigned int *budget)
 {
-	struct ps3vram_swap_block *block;
+	struct ps3vram_heap_block *block;
 	struct ps3vram_dma_slot *slot;
 	unsigned int obj, objs;
 	unsigned long handle;
@@ -48,10 +48,10 @@ static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
 	spin_lock(&pool->lock);
 	block = pool->drain;
 	if (!block) {
-		list_for_each_entry_reverse(block, &pool->lru, lru)
+		list_for_each_entry_reverse(block, &pool->lists.lru, lru)
 			if (!block->draining)
 				break;
-		if (list_entry_is_head(block, &pool->lru, lru)) {
+		if (list_entry_is_head(block, &pool->lists.lru, lru)) {
 			spin_unlock(&pool->lock);
 			return -EAGAIN;
 		}
@@ -59,13 +59,13 @@ static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
 		list_del_init(&block->list);
 		pool->drain = block;
 		pool->drain_obj = 0;
-	} else if (block->reclaim) {
+	} else if (block->busy) {
 		/* Another shrink is on it. */
 		spin_unlock(&pool->lock);
 		return -EAGAIN;
 	}
-	block->reclaim = true;
-	objs = ps3vram_swap_class_objs(block->class);
+	block->busy = true;
+	objs = ps3vram_heap_class_objs(block->class);
 	for (obj = pool->drain_obj;; obj++) {
 		obj = find_next_bit(block->map, objs, obj);
 		if (obj >= objs)
@@ -77,11 +77,11 @@ static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
 			break;
 		}
 		--*budget;
-		handle = ps3vram_swap_handle(block - ps3vram_swap.blocks, obj);
+		handle = ps3vram_swap_handle(block, obj);
 		spin_unlock(&pool->lock);
-		slot = ps3vram_dma_slot_get(ps3vram_swap.client);
+		slot = ps3vram_dma_slot_get(ps3vram_swap.heap.client);
 		if (ps3vram_swap_fetch(pool, handle, slot)) {
-			ps3vram_dma_slot_put(ps3vram_swap.client, slot);
+			ps3vram_dma_slot_put(ps3vram_swap.heap.client, slot);
 			spin_lock(&pool->lock);
 			ret = -EAGAIN;
 			break;
@@ -99,7 +99,7 @@ static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
 		pool->evict_slot = NULL;
 		WRITE_ONCE(pool->evict_task, NULL);
 		spin_unlock(&pool->lock);
-		ps3vram_dma_slot_put(ps3vram_swap.client, slot);
+		ps3vram_dma_slot_put(ps3vram_swap.heap.client, slot);
 		spin_lock(&pool->lock);
 		if (ret) {
 			ps3vram_swap_count(PS3VRAM_SWAP_EVICT_FAILED, 1);
@@ -116,7 +116,7 @@ static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
 		if (freed)
 			ps3vram_swap_count(PS3VRAM_SWAP_EVICTED, 1);
 	}
-	block->reclaim = false;
+	block->busy = false;
 	if (!block->used) {
 		ps3vram_swap_block_release(pool, block);
 		ret = 0;
@@ -126,8 +126,8 @@ static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
 		block->draining = false;
 		pool->drain = NULL;
 		if (block->used < objs)
-			list_add(&block->list, &pool->partial[block->class]);
-		list_move(&block->lru, &pool->lru);
+			list_add(&block->list, &pool->lists.partial[block->class]);
+		list_move(&block->lru, &pool->lists.lru);
 		ret = -EAGAIN;
 	}
 	spin_unlock(&pool->lock);
@@ -153,7 +153,7 @@ int ps3vram_swap_shrink(struct ps3vram_swap_pool *pool, unsigned int pages,
 	while (done < pages && budget && tries) {
 		ret = ps3vram_swap_drain(pool, &budget);
 		if (!ret)
-			done += PS3VRAM_SWAP_BLOCK_SIZE >> PAGE_SHIFT;
+			done += PS3VRAM_HEAP_BLOCK_SIZE >> PAGE_SHIFT;
 		else if (ret == -EAGAIN)
 			tries--;
 	}

@@ -72,14 +72,15 @@
  * (objects not uploaded yet are skipped).
  *
  * Files: this one is the zpool driver (mapping, loads and stores, sysfs,
- * module init); ps3vram_swap_alloc.c the storage layout above (claim,
- * blocks, classes, handles); ps3vram_swap_writeback.c 6.1's writeback;
- * ps3vram_swap.h what they share.
+ * module init); ps3vram_swap_alloc.c the VRAM claim and the RAM for
+ * stores VRAM cannot take; ps3vram_swap_writeback.c 6.1's writeback;
+ * ps3vram_swap.h what they share.  Blocks, classes and handles are the
+ * engine's heap's (drivers/ps3vram_dma/heap.c).
  *
- * Locking: pool->lock (partial lists, LRU, the blocks the pool owns, their
+ * Locking: pool->lock (its heap lists, the blocks the pool owns, their
  * bitmaps and flags, the held and spare buffers, the 6.1 writeback
- * state) nests outside
- * ps3vram_swap.free_lock (the free block stack and the watermark state).
+ * state) nests outside the heap's free_lock (the free block stack and
+ * the watermark state).
  * pool->map_lock protects the mapping table only; its waiters wait
  * exclusively, one woken per entry freed.  No lock is held across a copy
  * or a call into zswap.
@@ -106,7 +107,6 @@
 
 struct ps3vram_swap ps3vram_swap = {
 	.lock = __MUTEX_INITIALIZER(ps3vram_swap.lock),
-	.free_lock = __SPIN_LOCK_UNLOCKED(ps3vram_swap.free_lock),
 };
 
 /* ---- mappings ---------------------------------------------------------- */
@@ -148,7 +148,7 @@ static void ps3vram_swap_map_free(struct ps3vram_swap_pool *pool,
 				  struct ps3vram_swap_map *map)
 {
 	if (!map->borrowed)
-		ps3vram_dma_slot_put(ps3vram_swap.client, map->slot);
+		ps3vram_dma_slot_put(ps3vram_swap.heap.client, map->slot);
 	spin_lock(&pool->map_lock);
 	map->handle = 0;
 	map->task = NULL;
@@ -167,7 +167,7 @@ static void ps3vram_swap_map_free(struct ps3vram_swap_pool *pool,
 static int ps3vram_swap_copy(struct ps3vram_dma_slot *slot, u64 vram_off,
 			     unsigned int len, bool up)
 {
-	struct ps3vram_dma_client *client = ps3vram_swap.client;
+	struct ps3vram_dma_client *client = ps3vram_swap.heap.client;
 	struct ps3vram_dma_robust how;
 	int ret;
 
@@ -205,7 +205,7 @@ static int ps3vram_swap_copy(struct ps3vram_dma_slot *slot, u64 vram_off,
 int ps3vram_swap_fetch(struct ps3vram_swap_pool *pool, unsigned long handle,
 		       struct ps3vram_dma_slot *slot)
 {
-	struct ps3vram_swap_block *block;
+	struct ps3vram_heap_block *block;
 	struct ps3vram_swap_held *held;
 	unsigned int obj, len;
 	u64 vram_off;
@@ -246,7 +246,7 @@ static void *ps3vram_swap_map_handle(struct ps3vram_swap_pool *pool,
 				     unsigned long handle, bool read,
 				     bool write)
 {
-	struct ps3vram_swap_block *block;
+	struct ps3vram_heap_block *block;
 	struct ps3vram_swap_map *map;
 	unsigned int obj, len;
 	u64 vram_off;
@@ -270,7 +270,7 @@ static void *ps3vram_swap_map_handle(struct ps3vram_swap_pool *pool,
 	map->borrowed = !!map->slot;
 	if (map->borrowed)
 		return map->slot->buf;
-	map->slot = ps3vram_dma_slot_get(ps3vram_swap.client);
+	map->slot = ps3vram_dma_slot_get(ps3vram_swap.heap.client);
 	if (read) {
 		ret = ps3vram_swap_fetch(pool, handle, map->slot);
 		if (ret) {
@@ -285,7 +285,7 @@ static void *ps3vram_swap_map_handle(struct ps3vram_swap_pool *pool,
 static void ps3vram_swap_unmap_handle(struct ps3vram_swap_pool *pool,
 				      unsigned long handle)
 {
-	struct ps3vram_swap_block *block;
+	struct ps3vram_heap_block *block;
 	struct ps3vram_swap_map *map;
 	unsigned int obj, len;
 	u64 vram_off;
@@ -327,7 +327,7 @@ static int ps3vram_swap_malloc(struct ps3vram_swap_pool *pool, size_t size,
 
 	if (!size)
 		return -EINVAL;
-	if (size > PS3VRAM_SWAP_MAX_SIZE) {
+	if (size > PS3VRAM_HEAP_MAX_SIZE) {
 		ps3vram_swap_count(PS3VRAM_SWAP_REJECT_SIZE, 1);
 		return -ENOSPC;
 	}
@@ -335,7 +335,7 @@ static int ps3vram_swap_malloc(struct ps3vram_swap_pool *pool, size_t size,
 		ps3vram_swap_count(PS3VRAM_SWAP_REJECT_GONE, 1);
 		return -ENOMEM;
 	}
-	class = ps3vram_swap_class(size);
+	class = ps3vram_heap_class(size);
 
 	ret = ps3vram_swap_reserve(pool, gfp);
 	if (ret)
@@ -352,36 +352,33 @@ static int ps3vram_swap_malloc(struct ps3vram_swap_pool *pool, size_t size,
 	}
 	ps3vram_swap_count(PS3VRAM_SWAP_STORED, 1);
 	ps3vram_swap_count(PS3VRAM_SWAP_STORED_BYTES,
-			   ps3vram_swap_class_size(class));
+			   ps3vram_heap_class_size(class));
 	return 0;
 }
 
 static void ps3vram_swap_free(struct ps3vram_swap_pool *pool,
 			      unsigned long handle)
 {
-	struct ps3vram_swap_block *block;
+	struct ps3vram_heap_block *block;
 	unsigned int obj, len;
 	u64 vram_off;
 
 	block = ps3vram_swap_decode(handle, &obj, &vram_off, &len);
 
 	spin_lock(&pool->lock);
-	if (WARN_ON_ONCE(block->pool != pool ||
-			 !__test_and_clear_bit(obj, block->map))) {
+	if (WARN_ON_ONCE(block->lists != &pool->lists ||
+			 !test_bit(obj, block->map))) {
 		spin_unlock(&pool->lock);
 		return;
 	}
-	if (__test_and_clear_bit(obj, block->pending))
+	if (test_bit(obj, block->pending))
 		ps3vram_swap_unreserve(pool);
 	ps3vram_swap_unhold(pool, block, obj, handle);
 #if PS3VRAM_SWAP_EVICT
 	if (handle == pool->evict_handle && current == pool->evict_task)
 		pool->evict_freed = true;
 #endif
-	if (block->used-- == ps3vram_swap_class_objs(block->class) &&
-	    !block->draining)
-		list_add(&block->list, &pool->partial[block->class]);
-	if (!block->used && !block->reclaim)
+	if (ps3vram_heap_free(&pool->lists, block, obj))
 		ps3vram_swap_block_release(pool, block);
 	spin_unlock(&pool->lock);
 	ps3vram_swap_trim(pool);
@@ -481,13 +478,14 @@ static void ps3vram_zpool_unmap(void *pool, unsigned long handle)
  */
 static u64 ps3vram_swap_pool_bytes(struct ps3vram_swap_pool *pool)
 {
-	u64 bytes = ((u64)READ_ONCE(pool->blocks) << PS3VRAM_SWAP_BLOCK_SHIFT) +
-		    (u64)READ_ONCE(pool->nr_held) * PS3VRAM_SWAP_MAX_SIZE;
+	u64 bytes = ((u64)READ_ONCE(pool->lists.blocks) <<
+		     PS3VRAM_HEAP_BLOCK_SHIFT) +
+		    (u64)READ_ONCE(pool->nr_held) * PS3VRAM_HEAP_MAX_SIZE;
 
-	if (READ_ONCE(ps3vram_swap.tight))
+	if (READ_ONCE(ps3vram_swap.heap.tight))
 		bytes += ((u64)totalram_pages() << PAGE_SHIFT) +
-			 ((u64)READ_ONCE(ps3vram_swap.nr_blocks) <<
-			  PS3VRAM_SWAP_BLOCK_SHIFT);
+			 ((u64)READ_ONCE(ps3vram_swap.heap.nr_blocks) <<
+			  PS3VRAM_HEAP_BLOCK_SHIFT);
 	return bytes;
 }
 
@@ -580,8 +578,8 @@ static ssize_t mm_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 					      NR_PS3VRAM_SWAP_MM_STATS);
 
 	len += sysfs_emit_at(buf, len, " %llu",
-			     (u64)READ_ONCE(ps3vram_swap.nr_blocks) <<
-			     PS3VRAM_SWAP_BLOCK_SHIFT);
+			     (u64)READ_ONCE(ps3vram_swap.heap.nr_blocks) <<
+			     PS3VRAM_HEAP_BLOCK_SHIFT);
 	len = ps3vram_dma_sysfs_stats(buf, len,
 				      &ps3vram_swap.stat[PS3VRAM_SWAP_HELD],
 				      NR_PS3VRAM_SWAP_STATS - PS3VRAM_SWAP_HELD);
@@ -619,17 +617,6 @@ static const struct attribute_group ps3vram_swap_group = {
 static int __init ps3vram_swap_init(void)
 {
 	int ret;
-
-	BUILD_BUG_ON(PS3VRAM_SWAP_NR_CLASSES > U16_MAX);
-	BUILD_BUG_ON(PS3VRAM_SWAP_MAX_OBJS > U16_MAX);
-	BUILD_BUG_ON(!is_power_of_2(PS3VRAM_SWAP_MAX_OBJS));
-	BUILD_BUG_ON(PS3VRAM_SWAP_CLASS_DELTA % PS3VRAM_DMA_ALIGN);
-	BUILD_BUG_ON(PS3VRAM_SWAP_MAX_SIZE > PS3VRAM_DMA_MAX_COPY);
-	BUILD_BUG_ON(PS3VRAM_SWAP_MIN_SIZE % PS3VRAM_SWAP_CLASS_DELTA);
-	BUILD_BUG_ON(PS3VRAM_SWAP_MAX_SIZE % PS3VRAM_SWAP_CLASS_DELTA);
-	/* A block holds objects of the largest class, 16 of them. */
-	BUILD_BUG_ON(PS3VRAM_SWAP_BLOCK_SIZE < 16 * PS3VRAM_SWAP_MAX_SIZE);
-	BUILD_BUG_ON(PS3VRAM_SWAP_BLOCK_SIZE % PS3VRAM_DMA_CLAIM_ALIGN);
 
 	ps3vram_swap.kobj = kobject_create_and_add("ps3vram_swap", kernel_kobj);
 	if (!ps3vram_swap.kobj)

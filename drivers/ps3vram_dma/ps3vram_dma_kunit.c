@@ -4,12 +4,15 @@
  * is bound (the software RSX under QEMU, the RSX on a PS3).  Each case
  * claims a small private range of VRAM as client "kunit" and gives it back,
  * so the suites can run beside other clients; without an engine, or with
- * all VRAM claimed, they are skipped.
+ * all VRAM claimed, they are skipped.  Suite ps3vram_heap stores objects
+ * of a heap over such claims through the engine, as its clients do.
  */
 #include <kunit/test.h>
 #include <linux/err.h>
 #include <linux/mm.h>
 #include <linux/ps3vram_dma.h>
+#include <linux/ps3vram_heap.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 
 /* 16 pages at distinct offsets, whatever the page size. */
@@ -298,7 +301,184 @@ static struct kunit_suite ps3vram_dma_test_suite = {
 	.test_cases = ps3vram_dma_test_cases,
 };
 
-kunit_test_suite(ps3vram_dma_test_suite);
+/* ---- ps3vram_heap ------------------------------------------------------ */
+
+/* Four blocks: one for each of the object sizes below. */
+#define PS3VRAM_KUNIT_HEAP_CLAIM	(4 * PS3VRAM_HEAP_BLOCK_SIZE)
+
+static const unsigned int ps3vram_kunit_heap_sizes[] = {
+	PS3VRAM_HEAP_MIN_SIZE, PAGE_SIZE / 3, PAGE_SIZE / 2 + 16, PAGE_SIZE,
+};
+
+struct ps3vram_kunit_heap {
+	struct ps3vram_dma_client *client;
+	struct ps3vram_heap heap;
+	struct ps3vram_heap_lists lists;
+	spinlock_t lock;		/* the user's lock of @lists */
+};
+
+static int ps3vram_kunit_heap_start(struct kunit *test,
+				    struct ps3vram_kunit_heap *h,
+				    const char *name)
+{
+	h->client = ps3vram_dma_client_create(name, PS3VRAM_KUNIT_HEAP_CLAIM);
+	if (PTR_ERR_OR_ZERO(h->client) == -ENODEV)
+		kunit_skip(test, "no ps3vram_dma engine bound");
+	if (PTR_ERR_OR_ZERO(h->client) == -ENOSPC)
+		kunit_skip(test, "no free VRAM for a test claim");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, h->client);
+	if (ps3vram_heap_init(&h->heap, h->client)) {
+		ps3vram_dma_client_destroy(h->client);
+		h->client = NULL;
+		KUNIT_FAIL(test, "ps3vram_heap_init failed");
+		return -ENOMEM;
+	}
+	spin_lock_init(&h->lock);
+	ps3vram_heap_lists_init(&h->lists, &h->heap, &h->lock);
+	return 0;
+}
+
+/* Free every object left, give the blocks back, end the heap and claim. */
+static void ps3vram_kunit_heap_stop(struct ps3vram_kunit_heap *h)
+{
+	struct ps3vram_heap_block *block, *tmp;
+	unsigned int obj;
+
+	if (!h->client)
+		return;
+	spin_lock(&h->lock);
+	list_for_each_entry_safe(block, tmp, &h->lists.lru, lru) {
+		for_each_set_bit(obj, block->map,
+				 ps3vram_heap_class_objs(block->class))
+			ps3vram_heap_free(&h->lists, block, obj);
+		ps3vram_heap_release(&h->lists, block);
+	}
+	spin_unlock(&h->lock);
+	ps3vram_heap_exit(&h->heap);
+	ps3vram_dma_client_destroy(h->client);
+	h->client = NULL;
+}
+
+static int ps3vram_heap_kunit_init(struct kunit *test)
+{
+	struct ps3vram_kunit_heap *h;
+
+	h = kunit_kcalloc(test, 2, sizeof(*h), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, h);
+	test->priv = h;
+	return ps3vram_kunit_heap_start(test, &h[0], "kunit");
+}
+
+static void ps3vram_heap_kunit_exit(struct kunit *test)
+{
+	struct ps3vram_kunit_heap *h = test->priv;
+
+	if (h) {
+		ps3vram_kunit_heap_stop(&h[1]);
+		ps3vram_kunit_heap_stop(&h[0]);
+	}
+}
+
+/* Allocate an object of @size in @h and upload @seed's pattern into it. */
+static unsigned long ps3vram_kunit_heap_store(struct kunit *test,
+					      struct ps3vram_kunit_heap *h,
+					      struct ps3vram_dma_slot *slot,
+					      unsigned int size, u32 seed)
+{
+	struct ps3vram_heap_block *block;
+	unsigned int obj, len;
+	unsigned long handle;
+	u64 off;
+	int ret;
+
+	spin_lock(&h->lock);
+	ret = ps3vram_heap_alloc(&h->lists, ps3vram_heap_class(size), &handle);
+	spin_unlock(&h->lock);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	block = ps3vram_heap_decode(&h->heap, handle, &obj, &off, &len);
+	KUNIT_EXPECT_GE(test, len, size);
+	KUNIT_EXPECT_LE(test, off + len, ps3vram_dma_client_size(h->client));
+	fill_pattern(slot->buf, len, seed);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_upload(h->client, slot, 0, off, len),
+			0);
+	spin_lock(&h->lock);
+	__clear_bit(obj, block->pending);
+	spin_unlock(&h->lock);
+	return handle;
+}
+
+static bool ps3vram_kunit_heap_intact(struct kunit *test,
+				      struct ps3vram_kunit_heap *h,
+				      struct ps3vram_dma_slot *slot,
+				      unsigned long handle, u32 seed)
+{
+	unsigned int obj, len;
+	u64 off;
+
+	ps3vram_heap_decode(&h->heap, handle, &obj, &off, &len);
+	memset(slot->buf, 0, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_download(h->client, slot, 0, off,
+						   len), 0);
+	return check_pattern(slot->buf, len, seed);
+}
+
+/* Two objects of each size side by side: none overwrites another. */
+static void ps3vram_heap_test_objects_round_trip_without_overlap(struct kunit *test)
+{
+	struct ps3vram_kunit_heap *h = test->priv;
+	struct ps3vram_dma_slot *slot = ps3vram_dma_slot_get(h->client);
+	unsigned long handle[2 * ARRAY_SIZE(ps3vram_kunit_heap_sizes)];
+	unsigned int i, size;
+
+	for (i = 0; i < ARRAY_SIZE(handle); i++) {
+		size = ps3vram_kunit_heap_sizes[i / 2];
+		handle[i] = ps3vram_kunit_heap_store(test, h, slot, size, i + 1);
+	}
+	for (i = 0; i < ARRAY_SIZE(handle); i++)
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      ps3vram_kunit_heap_intact(test, h, slot,
+								handle[i], i + 1),
+				      "object %u of %u bytes", i,
+				      ps3vram_kunit_heap_sizes[i / 2]);
+	ps3vram_dma_slot_put(h->client, slot);
+}
+
+/* A second client's heap: its own claim, its own offsets, no interference. */
+static void ps3vram_heap_test_two_clients_keep_their_objects_apart(struct kunit *test)
+{
+	struct ps3vram_kunit_heap *h = test->priv;
+	struct ps3vram_dma_slot *slot = ps3vram_dma_slot_get(h[0].client);
+	unsigned long a, b;
+
+	if (ps3vram_kunit_heap_start(test, &h[1], "kunit2")) {
+		ps3vram_dma_slot_put(h[0].client, slot);
+		return;
+	}
+	a = ps3vram_kunit_heap_store(test, &h[0], slot, PAGE_SIZE, 1);
+	b = ps3vram_kunit_heap_store(test, &h[1], slot, PAGE_SIZE, 2);
+	/* The same handle in both: the same offset in each claim. */
+	KUNIT_EXPECT_EQ(test, a, b);
+	KUNIT_EXPECT_TRUE(test, ps3vram_kunit_heap_intact(test, &h[0], slot,
+							  a, 1));
+	KUNIT_EXPECT_TRUE(test, ps3vram_kunit_heap_intact(test, &h[1], slot,
+							  b, 2));
+	ps3vram_dma_slot_put(h[0].client, slot);
+}
+
+static struct kunit_case ps3vram_heap_test_cases[] = {
+	KUNIT_CASE(ps3vram_heap_test_objects_round_trip_without_overlap),
+	KUNIT_CASE(ps3vram_heap_test_two_clients_keep_their_objects_apart),
+	{}
+};
+
+static struct kunit_suite ps3vram_heap_test_suite = {
+	.name = "ps3vram_heap",
+	.init = ps3vram_heap_kunit_init,
+	.exit = ps3vram_heap_kunit_exit,
+	.test_cases = ps3vram_heap_test_cases,
+};
+
+kunit_test_suites(&ps3vram_dma_test_suite, &ps3vram_heap_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the ps3vram_dma client API");
 MODULE_LICENSE("GPL");

@@ -5,8 +5,8 @@
  * The sources of two modules are compiled into the test file itself, so
  * that their static functions, structures and module parameters are
  * reachable: ps3vram_dma's (engine.c, backends.c, xfer.c, recover.c,
- * claim.c, sysfs.c, hist.c, ring.c) and the software RSX's, ps3vram_emu
- * (emu.c, emu_fifo.c, emu_fault.c), which adds its engine through
+ * claim.c, sysfs.c, hist.c, ring.c, heap.c) and the software RSX's,
+ * ps3vram_emu (emu.c, emu_fifo.c, emu_fault.c), which adds its engine through
  * ps3vram_dma_engine_add() as the module it is.  A test sets emu_stall_us
  * or timeout_ms as the module parameter it is, and a fault with
  * dma_fail_every() (the fault_attr knobs of emu_fault.c).
@@ -29,6 +29,7 @@
 #include "../../drivers/ps3vram_dma/sysfs.c"
 #include "../../drivers/ps3vram_dma/hist.c"
 #include "../../drivers/ps3vram_dma/ring.c"
+#include "../../drivers/ps3vram_dma/heap.c"
 
 /*
  * The software RSX is a module of its own, and its sources are compiled as

@@ -37,7 +37,7 @@ UNIT_TEST(swap_alloc_test_sizes_up_to_the_smallest_class_take_it)
 		EXPECT_EQ(o.block, 0);
 	}
 	for (i = 1; i <= MIN_CLASS; i++)
-		EXPECT_EQ(ps3vram_swap_class(i), 0);
+		EXPECT_EQ(ps3vram_heap_class(i), 0);
 	EXPECT_EQ(mm_stat(MM_STORED), ARRAY_SIZE(sizes));
 	EXPECT_EQ(mm_stat(MM_STORED_BYTES), ARRAY_SIZE(sizes) * MIN_CLASS);
 }
@@ -60,31 +60,31 @@ UNIT_TEST(swap_alloc_test_classes_step_by_a_128th_of_a_page_up_to_a_page)
 		EXPECT_EQ(swap_where(swap_alloc(pool, sizes[i])).len,
 			  class_size(sizes[i]));
 	EXPECT_EQ(class_size(MIN_CLASS + 1), MIN_CLASS + DELTA);
-	EXPECT_EQ(ps3vram_swap_class(MIN_CLASS + 1), 1);
-	EXPECT_EQ(ps3vram_swap_class(PAGE_SIZE), NR_CLASSES - 1);
+	EXPECT_EQ(ps3vram_heap_class(MIN_CLASS + 1), 1);
+	EXPECT_EQ(ps3vram_heap_class(PAGE_SIZE), NR_CLASSES - 1);
 	/* Merged: 16 objects of 4064 or of 4096 bytes fit a block alike. */
-	EXPECT_EQ(ps3vram_swap_class(PAGE_SIZE - DELTA), NR_CLASSES - 1);
+	EXPECT_EQ(ps3vram_heap_class(PAGE_SIZE - DELTA), NR_CLASSES - 1);
 	/* 2080 bytes take the class of 2112, 2113 that of 2176. */
-	EXPECT_EQ(ps3vram_swap_class_size(ps3vram_swap_class(PAGE_SIZE / 2 +
+	EXPECT_EQ(ps3vram_heap_class_size(ps3vram_heap_class(PAGE_SIZE / 2 +
 							     DELTA)),
 		  PAGE_SIZE / 2 + 2 * DELTA);
-	EXPECT_EQ(ps3vram_swap_class_size(ps3vram_swap_class(PAGE_SIZE / 2 +
+	EXPECT_EQ(ps3vram_heap_class_size(ps3vram_heap_class(PAGE_SIZE / 2 +
 							     2 * DELTA + 1)),
 		  PAGE_SIZE / 2 + 4 * DELTA);
 	/* Merging never costs a block an object. */
 	for (i = 1; i <= PAGE_SIZE; i++)
-		if (ps3vram_swap_class_objs(ps3vram_swap_class(i)) !=
+		if (ps3vram_heap_class_objs(ps3vram_heap_class(i)) !=
 		    BLOCK / (i <= MIN_CLASS ? MIN_CLASS : round_up(i, DELTA))) {
 			unit_fail("size %u: %u objects per block", i,
-				  ps3vram_swap_class_objs(ps3vram_swap_class(i)));
+				  ps3vram_heap_class_objs(ps3vram_heap_class(i)));
 			break;
 		}
-	EXPECT_EQ(PS3VRAM_SWAP_NR_CLASSES, NR_CLASSES);
+	EXPECT_EQ(PS3VRAM_HEAP_NR_CLASSES, NR_CLASSES);
 	for (i = 1; i <= PAGE_SIZE; i++)
-		if (ps3vram_swap_class_size(ps3vram_swap_class(i)) !=
+		if (ps3vram_heap_class_size(ps3vram_heap_class(i)) !=
 		    class_size(i)) {
 			unit_fail("size %u: class of %u bytes, want %u", i,
-				  ps3vram_swap_class_size(ps3vram_swap_class(i)),
+				  ps3vram_heap_class_size(ps3vram_heap_class(i)),
 				  class_size(i));
 			break;
 		}
@@ -100,7 +100,7 @@ static unsigned long swap_rounding(unsigned int lo, unsigned int hi)
 	unsigned int i;
 
 	for (i = lo; i <= hi; i++)
-		sum += ps3vram_swap_class_size(ps3vram_swap_class(i)) - i;
+		sum += ps3vram_heap_class_size(ps3vram_heap_class(i)) - i;
 	return (sum * 2 + hi - lo + 1) / (2 * (hi - lo + 1));
 }
 
@@ -181,17 +181,17 @@ UNIT_TEST(swap_alloc_test_handles_are_never_0_and_never_repeat)
 UNIT_TEST(swap_alloc_test_decode_inverts_encode_for_every_block_and_object)
 {
 	unsigned int b, o, obj, len, bad = 0;
-	struct ps3vram_swap_block *block;
+	struct ps3vram_heap_block *block;
 	unsigned long h;
 	u64 off;
 
 	swap_start(VRAM_MB);
-	ASSERT_EQ(ps3vram_swap.nr_blocks, VRAM_MB * MiB / BLOCK);
-	for (b = 0; b < ps3vram_swap.nr_blocks; b++)
+	ASSERT_EQ(ps3vram_swap.heap.nr_blocks, VRAM_MB * MiB / BLOCK);
+	for (b = 0; b < ps3vram_swap.heap.nr_blocks; b++)
 		for (o = 0; o < BLOCK / MIN_CLASS; o++) {
-			h = ps3vram_swap_handle(b, o);
+			h = ps3vram_heap_handle(b, o);
 			block = ps3vram_swap_decode(h, &obj, &off, &len);
-			if (!h || block != &ps3vram_swap.blocks[b] ||
+			if (!h || block != &ps3vram_swap.heap.blocks[b] ||
 			    obj != o || off != (u64)b * BLOCK + o * len)
 				bad++;
 		}
@@ -210,7 +210,7 @@ UNIT_TEST(swap_alloc_test_a_handle_names_the_block_object_and_offset)
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		h = swap_alloc(pool, sizes[i]);
 		o = swap_where(h);
-		EXPECT_EQ(ps3vram_swap_handle(o.block, o.obj), h);
+		EXPECT_EQ(ps3vram_heap_handle(o.block, o.obj), h);
 		EXPECT_EQ(o.len, class_size(sizes[i]));
 		EXPECT_EQ(o.off, (u64)o.block * BLOCK + o.obj * o.len);
 		/* The second object of a class is the second in its block. */
@@ -272,7 +272,7 @@ UNIT_TEST(swap_alloc_test_freeing_the_last_object_gives_its_block_back)
 	swap_free(pool, a);
 	swap_expect_empty();
 	EXPECT_EQ(swap_total_bytes(pool), 0);
-	EXPECT_EQ(ps3vram_swap.nr_free, ps3vram_swap.nr_blocks);
+	EXPECT_EQ(ps3vram_swap.heap.nr_free, ps3vram_swap.heap.nr_blocks);
 
 	/* Another class gets the same block from the supply. */
 	EXPECT_EQ(swap_block(swap_alloc(pool, PAGE_SIZE)), block);
@@ -308,7 +308,7 @@ UNIT_TEST(swap_alloc_test_double_free_warns_and_changes_nothing)
 	/* The block is still counted right: its last object releases it. */
 	swap_free(pool, b);
 	EXPECT_EQ(mm_stat(MM_VRAM_USED), 0);
-	EXPECT_EQ(ps3vram_swap.nr_free, ps3vram_swap.nr_blocks);
+	EXPECT_EQ(ps3vram_swap.heap.nr_free, ps3vram_swap.heap.nr_blocks);
 	EXPECT_EQ(unit_warn_count(), 1);
 }
 
@@ -329,11 +329,11 @@ UNIT_TEST(swap_alloc_test_freeing_a_handle_in_a_free_block_warns_and_changes_not
 {
 	void *pool = swap_start(VRAM_MB);
 	unsigned long h = swap_put(pool, SZ(100));
-	unsigned long stray = ps3vram_swap_handle(swap_block(h) + 1, 0);
-	unsigned int nr_free = ps3vram_swap.nr_free;
+	unsigned long stray = ps3vram_heap_handle(swap_block(h) + 1, 0);
+	unsigned int nr_free = ps3vram_swap.heap.nr_free;
 
 	EXPECT_EQ(SWAP_WARNS(swap_free(pool, stray)), 1);
-	EXPECT_EQ(ps3vram_swap.nr_free, nr_free);
+	EXPECT_EQ(ps3vram_swap.heap.nr_free, nr_free);
 	EXPECT_EQ(mm_stat(MM_STORED), 1);
 	EXPECT_TRUE(swap_intact(pool, h, SZ(100)));
 }
@@ -430,7 +430,7 @@ UNIT_TEST(swap_alloc_test_shrink_evicts_every_live_object_of_the_block)
 	EXPECT_EQ(io_stat(IO_EVICTED), 4);
 	EXPECT_EQ(io_stat(IO_LOADS), 4);
 	swap_expect_empty();
-	EXPECT_EQ(ps3vram_swap.nr_free, ps3vram_swap.nr_blocks);
+	EXPECT_EQ(ps3vram_swap.heap.nr_free, ps3vram_swap.heap.nr_blocks);
 }
 
 UNIT_TEST(swap_alloc_test_a_failed_writeback_puts_the_block_back_and_shrink_is_eagain)

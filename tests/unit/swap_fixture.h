@@ -231,14 +231,13 @@ static inline void swap_free(void *pool, unsigned long handle)
 static inline void swap_free_all(void *pool)
 {
 	struct ps3vram_swap_pool *p = pool;
-	struct ps3vram_swap_block *block, *tmp;
+	struct ps3vram_heap_block *block, *tmp;
 	unsigned int obj;
 
-	list_for_each_entry_safe(block, tmp, &p->lru, lru)
+	list_for_each_entry_safe(block, tmp, &p->lists.lru, lru)
 		for_each_set_bit(obj, block->map,
-				 ps3vram_swap_class_objs(block->class))
-			swap_free(pool, ps3vram_swap_handle(block -
-						ps3vram_swap.blocks, obj));
+				 ps3vram_heap_class_objs(block->class))
+			swap_free(pool, ps3vram_swap_handle(block, obj));
 }
 
 /* zswap's pool destroy: every object freed, then the pool. */
@@ -373,7 +372,7 @@ static inline struct swap_obj swap_where(unsigned long handle)
 	struct swap_obj o;
 
 	o.block = ps3vram_swap_decode(handle, &o.obj, &o.off, &o.len) -
-		  ps3vram_swap.blocks;
+		  ps3vram_swap.heap.blocks;
 	return o;
 }
 
@@ -421,8 +420,8 @@ static inline void swap_modules_load(unsigned int engine_mb,
 	if (engine_mb)
 		dma_engine_load(engine_mb);
 	/* A module's .data and .bss are fresh at every load. */
-	ASSERT_FALSE(ps3vram_swap.users || ps3vram_swap.client ||
-		     ps3vram_swap.blocks);
+	ASSERT_FALSE(ps3vram_swap.users || ps3vram_swap.heap.client ||
+		     ps3vram_swap.heap.blocks);
 	vram_mb = claim_mb;
 	for (i = 0; i < NR_PS3VRAM_SWAP_STATS; i++)
 		atomic64_set(&ps3vram_swap.stat[i], 0);

@@ -16,7 +16,7 @@ UNIT_TEST(swap_pool_test_without_vram_mb_the_largest_free_range_is_claimed)
 
 	EXPECT_EQ(mm_stat(MM_VRAM_TOTAL), 8 * MiB);
 	EXPECT_EQ(unit_sysfs_col(CLIENT_SYS "claim", 1, 2), 8 * MiB);
-	EXPECT_EQ(ps3vram_swap.nr_blocks, 8 * MiB / BLOCK);
+	EXPECT_EQ(ps3vram_swap.heap.nr_blocks, 8 * MiB / BLOCK);
 	EXPECT_EQ(swap_total_bytes(pool), 0);
 }
 
@@ -186,7 +186,7 @@ UNIT_TEST(swap_pool_test_pool_create_fails_cleanly_at_every_allocation)
 			swap_destroy(pool);
 		EXPECT_EQ(unit_allocs_live(), live);
 		EXPECT_EQ(ps3vram_swap.users, 0);
-		EXPECT_TRUE(ps3vram_swap.client == NULL);
+		EXPECT_TRUE(ps3vram_swap.heap.client == NULL);
 		EXPECT_FALSE(unit_sysfs_dir_exists(CLIENT_DIR));
 		EXPECT_EQ(mm_stat(MM_VRAM_TOTAL), 0);
 	}
