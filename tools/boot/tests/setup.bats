@@ -24,6 +24,8 @@ setup() {
 	# 208472 kB of RAM, the virtual PS3's
 	echo "MemTotal:         208472 kB" > "$ROOT/proc/meminfo"
 	echo "Filename Type Size Used Priority" > "$ROOT/proc/swaps"
+	# a ps3vram_dma engine is bound
+	mkdir -p "$ROOT/sys/kernel/ps3vram_dma"
 	: > "$LOG"
 	stub modprobe '
 		[ "$1" = -n ] && { [ -z "${NO_ZPOOL:-}" ]; exit; }
@@ -102,7 +104,8 @@ param() {
 	conf MODE=zpool
 	capture "$SETUP" -c "$TMP/conf" start
 	expect_rc 0
-	[[ $(head -n 1 "$TMP/calls") == "modprobe -r ps3vram" ]] ||
+	[[ $(grep -n '^modprobe -r ps3vram$' "$TMP/calls" | cut -d: -f1) -lt \
+	   $(grep -n '^modprobe ps3vram_swap' "$TMP/calls" | cut -d: -f1) ]] ||
 		fail "the zpool was loaded before the block device went: $(cat "$TMP/calls")"
 	expect_grep out 'unloaded the idle /dev/ps3vram'
 	[[ $(param zpool) == ps3vram ]] || fail "zpool $(param zpool)"
@@ -164,6 +167,71 @@ param() {
 	expect_grep err 'claimed no VRAM'
 }
 
+@test "the configuration is data: nothing in it runs, and what is not a setting fails" {
+	# shellcheck disable=SC2016 # the configuration's text
+	for c in 'MODE=block; touch pwned' 'MODE=$(touch pwned)' \
+		'ZPOOL_MB=64 MiB' 'touch pwned' 'export MODE=block' 'SIZE=1'; do
+		conf "$c"
+		(cd "$TMP" && capture "$SETUP" -c "$TMP/conf" start)
+		[[ ! -e $TMP/pwned ]] || fail "the configuration ran: $c"
+		capture "$SETUP" -c "$TMP/conf" start
+		expect_rc 1
+		expect_grep err "conf"
+	done
+	conf 'ZPOOL_MB=64 MiB'
+	capture "$SETUP" -c "$TMP/conf" start
+	expect_grep err 'ZPOOL_MB=64 MiB is not a number of MiB'
+	conf '# comment' '' 'MODE=block' 'SIZE=1'
+	capture "$SETUP" -c "$TMP/conf" check
+	expect_rc 1
+	expect_grep err "conf:4: unknown setting 'SIZE'"
+	expect_empty calls
+}
+
+@test "quotes, blanks and comments are read as a shell would" {
+	conf '  MODE="both"   # the split' "ZPOOL_MB='48'" '' '	# indented' 'PRIORITY=7'
+	capture "$SETUP" -c "$TMP/conf" check
+	expect_rc 0
+	expect_grep out 'MODE=both ZPOOL_MB=48 PRIORITY=7'
+	expect_empty calls
+}
+
+@test "stop with a bad configuration leaves swap on, but not at shutdown" {
+	stub systemctl 'echo running'
+	conf MODE=block
+	capture "$SETUP" -c "$TMP/conf" start
+	conf MODE=fast
+	capture "$SETUP" -c "$TMP/conf" stop
+	expect_rc 1
+	expect_grep err 'MODE=fast.*not stopping'
+	expect_count calls 0 '^swapoff'
+	grep -q '^/dev/ps3vram ' "$ROOT/proc/swaps" || fail "swap went off"
+	stub systemctl 'echo stopping'
+	capture "$SETUP" -c "$TMP/conf" stop
+	expect_rc 0
+	expect_grep calls '^swapoff /dev/ps3vram$'
+}
+
+@test "no engine (no PS3 video RAM): start says so and succeeds, doing nothing" {
+	rmdir "$ROOT/sys/kernel/ps3vram_dma"
+	for m in auto zpool block both; do
+		conf "MODE=$m"
+		capture "$SETUP" -c "$TMP/conf" start
+		expect_rc 0
+		expect_grep out 'no PS3 video RAM on this machine'
+	done
+	expect_count calls 0 '^modprobe ps3vram'
+	expect_count calls 0 '^swapon'
+	[[ $(param zpool) == zbud ]] || fail "zpool changed to $(param zpool)"
+}
+
+@test "--help: the usage on standard output, exit 0" {
+	capture "$SETUP" --help
+	expect_rc 0
+	expect_grep out '^usage: ps3vram-swap-setup'
+	expect_grep out 'ps3vram-swap.conf\(5\)'
+}
+
 @test "usage errors exit 2" {
 	capture "$SETUP"
 	expect_rc 2
@@ -173,4 +241,38 @@ param() {
 	expect_rc 2
 	capture "$SETUP" frobnicate
 	expect_rc 2
+}
+
+@test "make install: an edited configuration is kept, the unit's documentation exists" {
+	local d=$TMP/dest m sec
+	local -a docs
+
+	make -s -C "$BATS_TEST_DIRNAME/.." install DESTDIR="$d" PREFIX=/usr \
+		UNITDIR=/lib/systemd/system > /dev/null
+	echo "MODE=block" > "$d/etc/ps3vram-swap.conf"
+	make -s -C "$BATS_TEST_DIRNAME/.." install DESTDIR="$d" PREFIX=/usr \
+		UNITDIR=/lib/systemd/system > /dev/null
+	[[ $(cat "$d/etc/ps3vram-swap.conf") == MODE=block ]] ||
+		fail "make install overwrote the edited configuration"
+	# every Documentation= entry: a man page installed (not a file that
+	# a package compresses under another name)
+	read -r -a docs < <(sed -n 's/^Documentation=//p' \
+		"$d/lib/systemd/system/ps3vram-swap.service")
+	[[ ${#docs[@]} -gt 0 ]] || fail "the unit has no Documentation="
+	for m in "${docs[@]}"; do
+		[[ $m == man:* ]] || fail "Documentation=$m is not a man page"
+		m=${m#man:}
+		sec=${m##*(}
+		sec=${sec%)}
+		# ps3vram-stat(8) comes with tools/ps3vram-stat, in the same package
+		[[ -e $d/usr/share/man/man$sec/${m%(*}.$sec || $m == ps3vram-stat* ]] ||
+			fail "Documentation names $m, which make install does not install"
+	done
+	# the installed configuration reads as it is shipped: all defaults
+	rm "$d/etc/ps3vram-swap.conf"
+	make -s -C "$BATS_TEST_DIRNAME/.." install DESTDIR="$d" PREFIX=/usr \
+		UNITDIR=/lib/systemd/system > /dev/null
+	capture "$SETUP" -c "$d/etc/ps3vram-swap.conf" check
+	expect_rc 0
+	expect_grep out 'MODE=auto ZPOOL_MB=64 PRIORITY=10'
 }
