@@ -76,16 +76,22 @@
 #include <linux/crc32.h>
 #include <linux/highmem.h>
 #include <linux/kernel.h>
+#include <linux/lz4.h>
+#include <linux/lzo.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/pagemap.h>
+#include <linux/percpu.h>
 #include <linux/ps3vram_dma.h>
+#include <linux/ps3vram_heap.h>
 #include <linux/rwsem.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 #ifdef CONFIG_PPC_PS3
 #include <asm/ps3.h>
@@ -135,6 +141,14 @@ static bool checksum;
 module_param(checksum, bool, 0444);
 MODULE_PARM_DESC(checksum, "Keep a CRC-32 of every 4 KiB in RAM (1 byte per KiB of disk) and check it on every read: data that changed in VRAM reads as an I/O error, not as data (default: 0)");
 
+static char *compress = "off";
+module_param(compress, charp, 0444);
+MODULE_PARM_DESC(compress, "Store each page compressed in VRAM: lzo-rle, lzo or lz4, those this kernel has; or off (default): every sector in place");
+
+static char *disksize = "auto";
+module_param(disksize, charp, 0444);
+MODULE_PARM_DESC(disksize, "Size of /dev/ps3vram with compress=, e.g. 512M, rounded up to 1 MiB; auto (default): twice the VRAM claimed");
+
 /* io_stat columns, in this order. */
 enum ps3vram_blk_stat_item {
 	PS3VRAM_BLK_FAILED_READS,	/* bios ended with an I/O error */
@@ -152,6 +166,160 @@ enum ps3vram_blk_stat_item {
 	NR_PS3VRAM_BLK_STATS,
 };
 
+/*
+ * With compress=, every page of the disk is an object of the heap
+ * (ps3vram_heap.h) in the claim, found through a table in RAM with an
+ * entry per page: the codec's output when it is at most
+ * PS3VRAM_BLK_COMP_MAX bytes, else the page whole.  A page that is one
+ * word repeated (zeroes, mostly) takes no VRAM: the word is its entry.
+ * The disk is larger than the claim (disksize=); when the VRAM is full a
+ * write of a new page fails with an I/O error, as a full zram does.
+ *
+ * Each page's entry is guarded by one of PS3VRAM_BLK_PAGE_LOCKS mutexes
+ * (page number modulo their number), held across the whole read or write
+ * of the page: a page is never read while it is written, nor its object
+ * freed while it is read.  A write of part of a page reads, changes and
+ * writes the page in ps3vram_blk.bounce under rmw_lock, taken before the
+ * page's lock.  The heap's lists are under heap_lock, a spinlock, so that
+ * swap_slot_free_notify (called under swap's own spinlock) can free; when
+ * it finds the page's lock taken, it marks the page in ps3vram_blk.freeing
+ * for free_work, and a write of the page clears the mark.
+ */
+
+/* Larger output is not worth its decompression: the page goes whole. */
+#define PS3VRAM_BLK_COMP_MAX	(PAGE_SIZE - PAGE_SIZE / 8)
+/* What the codecs may write for a page before they give up. */
+#define PS3VRAM_BLK_COMP_BUF	(2 * PAGE_SIZE)
+#define PS3VRAM_BLK_PAGE_LOCKS	256
+
+/* An entry's @info: the object's length in bytes, and these flags. */
+#define PS3VRAM_BLK_OBJ_LEN	GENMASK(PAGE_SHIFT, 0)
+#define PS3VRAM_BLK_OBJ_SAME	BIT(30)	/* written with one word: @handle */
+#define PS3VRAM_BLK_OBJ_LOST	BIT(31)	/* went with an engine, failed a write */
+
+/**
+ * struct ps3vram_blk_obj - where a page of the disk is, in compressed mode
+ * @handle: its heap object when @info has a length; the word every word
+ *	of the page holds with PS3VRAM_BLK_OBJ_SAME; else 0 (a page never
+ *	written, which reads as zeroes, or a lost one)
+ * @csum: with checksum=1, the CRC-32 of the object's bytes
+ * @info: the object's length (PAGE_SIZE: the page whole), and flags
+ *
+ * 16 bytes of RAM per page of the disk on 64-bit.
+ */
+struct ps3vram_blk_obj {
+	unsigned long handle;
+	u32 csum;
+	u32 info;
+};
+
+/**
+ * struct ps3vram_blk_codec - a compressor of lib/ the disk can use
+ * @name: as compress= names it
+ * @config: what the kernel lacks when @compress is NULL
+ * @wrkmem: bytes of working memory the compressor needs
+ * @compress: compress a page into a buffer of PS3VRAM_BLK_COMP_BUF bytes;
+ *	return its length, or 0 when it does not fit in
+ *	PS3VRAM_BLK_COMP_MAX
+ * @decompress: a page from @len bytes: 0, or -EIO for bytes that do not
+ *	decompress to exactly a page
+ */
+struct ps3vram_blk_codec {
+	const char *name;
+	const char *config;
+	size_t wrkmem;
+	unsigned int (*compress)(const void *page, void *out, void *wrkmem);
+	int (*decompress)(const void *in, unsigned int len, void *page);
+};
+
+/* A compressor's buffers, one per CPU, a mutex so that it may sleep. */
+struct ps3vram_blk_stream {
+	struct mutex lock;	/* held while in use */
+	void *wrkmem;
+	void *out;
+};
+
+/* comp_stat columns, in this order. */
+enum ps3vram_blk_comp_item {
+	PS3VRAM_BLK_COMP_OBJS,		/* pages stored as objects */
+	PS3VRAM_BLK_COMP_WHOLE,		/* of them, stored whole */
+	PS3VRAM_BLK_COMP_SAME,		/* pages of one word: no VRAM */
+	PS3VRAM_BLK_COMP_BYTES,		/* bytes of the objects */
+	PS3VRAM_BLK_COMP_FULL,		/* writes refused: no VRAM left */
+	PS3VRAM_BLK_COMP_NOTIFY_FREE,	/* pages swap freed */
+	PS3VRAM_BLK_COMP_NOTIFY_MISS,	/* of them, left to free_work */
+	PS3VRAM_BLK_COMP_BAD,		/* objects that did not decompress */
+	NR_PS3VRAM_BLK_COMP_STATS,
+};
+
+#if IS_REACHABLE(CONFIG_LZO_COMPRESS) && IS_REACHABLE(CONFIG_LZO_DECOMPRESS)
+static unsigned int ps3vram_blk_lzo_out(int ret, size_t len)
+{
+	return ret == LZO_E_OK && len <= PS3VRAM_BLK_COMP_MAX ? len : 0;
+}
+
+static unsigned int ps3vram_blk_lzo(const void *page, void *out, void *wrkmem)
+{
+	size_t len;
+	int ret = lzo1x_1_compress(page, PAGE_SIZE, out, &len, wrkmem);
+
+	return ps3vram_blk_lzo_out(ret, len);
+}
+
+static unsigned int ps3vram_blk_lzorle(const void *page, void *out,
+				       void *wrkmem)
+{
+	size_t len;
+	int ret = lzorle1x_1_compress(page, PAGE_SIZE, out, &len, wrkmem);
+
+	return ps3vram_blk_lzo_out(ret, len);
+}
+
+/* LZO-RLE's output is LZO's with a marker its decompressor reads. */
+static int ps3vram_blk_unlzo(const void *in, unsigned int len, void *page)
+{
+	size_t out = PAGE_SIZE;
+	int ret = lzo1x_decompress_safe(in, len, page, &out);
+
+	return ret == LZO_E_OK && out == PAGE_SIZE ? 0 : -EIO;
+}
+
+#define PS3VRAM_BLK_HAS_LZO
+#endif
+
+#if IS_REACHABLE(CONFIG_LZ4_COMPRESS) && IS_REACHABLE(CONFIG_LZ4_DECOMPRESS)
+static unsigned int ps3vram_blk_lz4(const void *page, void *out, void *wrkmem)
+{
+	return LZ4_compress_default(page, out, PAGE_SIZE, PS3VRAM_BLK_COMP_MAX,
+				    wrkmem);
+}
+
+static int ps3vram_blk_unlz4(const void *in, unsigned int len, void *page)
+{
+	return LZ4_decompress_safe(in, page, len, PAGE_SIZE) == PAGE_SIZE ?
+		0 : -EIO;
+}
+
+#define PS3VRAM_BLK_HAS_LZ4
+#endif
+
+/* What compress= may name, and whether this kernel has it. */
+static const struct ps3vram_blk_codec ps3vram_blk_codecs[] = {
+#ifdef PS3VRAM_BLK_HAS_LZO
+	{ "lzo-rle", "LZO", LZO1X_1_MEM_COMPRESS, ps3vram_blk_lzorle,
+	  ps3vram_blk_unlzo },
+	{ "lzo", "LZO", LZO1X_1_MEM_COMPRESS, ps3vram_blk_lzo,
+	  ps3vram_blk_unlzo },
+#else
+	{ "lzo-rle", "LZO" }, { "lzo", "LZO" },
+#endif
+#ifdef PS3VRAM_BLK_HAS_LZ4
+	{ "lz4", "LZ4", LZ4_MEM_COMPRESS, ps3vram_blk_lz4, ps3vram_blk_unlz4 },
+#else
+	{ "lz4", "LZ4" },
+#endif
+};
+
 /**
  * struct ps3vram_blk - the one /dev/ps3vram
  * @lock: held for reading by I/O, for writing to change @client and @lost
@@ -162,7 +330,8 @@ enum ps3vram_blk_stat_item {
  *	checksum=0.  An entry is written when its upload is queued, so a read
  *	racing a write of the same unit may fail its check (never pass one)
  * @csum_zero: the CRC-32 of a unit of zeroes, what a fresh claim holds
- * @rmw_lock: serialises the read-modify-writes of partial units
+ * @rmw_lock: serialises the read-modify-writes of partial units (of
+ *	pages in compressed mode)
  * @gone: the engine of @client was removed
  * @reattach: claims VRAM on a new engine once @gone
  * @nb: hears of engines removed and added
@@ -171,6 +340,18 @@ enum ps3vram_blk_stat_item {
  * @bytes: size of the disk, a multiple of PS3VRAM_BLK_SIZE_ALIGN, at most
  *	the claim
  * @stat: io_stat counters
+ * @codec: the compressor of compressed mode; NULL with compress=off
+ * @table: in compressed mode, where each page of the disk is
+ * @heap: in compressed mode, the claim cut into blocks of objects
+ * @lists: the disk's blocks of @heap
+ * @heap_lock: protects @lists
+ * @page_lock: a page's entry in @table is guarded by the
+ *	(page % PS3VRAM_BLK_PAGE_LOCKS)th
+ * @streams: the compressor's buffers, per CPU
+ * @bounce: a page for the read-modify-writes of parts of pages
+ * @freeing: pages swap freed while they were locked, a bit per page
+ * @free_work: frees them
+ * @comp_stat: comp_stat counters
  */
 struct ps3vram_blk {
 	struct rw_semaphore lock;
@@ -186,11 +367,23 @@ struct ps3vram_blk {
 	int major;
 	u64 bytes;
 	atomic64_t stat[NR_PS3VRAM_BLK_STATS];
+	const struct ps3vram_blk_codec *codec;
+	struct ps3vram_blk_obj *table;
+	struct ps3vram_heap heap;
+	struct ps3vram_heap_lists lists;
+	spinlock_t heap_lock;		/* see above */
+	struct mutex page_lock[PS3VRAM_BLK_PAGE_LOCKS];
+	struct ps3vram_blk_stream __percpu *streams;
+	void *bounce;
+	unsigned long *freeing;
+	struct work_struct free_work;
+	atomic64_t comp_stat[NR_PS3VRAM_BLK_COMP_STATS];
 };
 
 static struct ps3vram_blk ps3vram_blk = {
 	.lock = __RWSEM_INITIALIZER(ps3vram_blk.lock),
 	.rmw_lock = __MUTEX_INITIALIZER(ps3vram_blk.rmw_lock),
+	.heap_lock = __SPIN_LOCK_UNLOCKED(ps3vram_blk.heap_lock),
 };
 
 static void ps3vram_blk_count(enum ps3vram_blk_stat_item item, u64 n)
@@ -549,6 +742,414 @@ static void ps3vram_blk_drain(struct ps3vram_blk_batch *b)
 		ps3vram_dma_slot_put(b->client, ps3vram_blk_complete(b));
 }
 
+/* ---- compressed mode --------------------------------------------------- */
+
+static void ps3vram_blk_comp_count(enum ps3vram_blk_comp_item item, s64 n)
+{
+	atomic64_add(n, &ps3vram_blk.comp_stat[item]);
+}
+
+static struct mutex *ps3vram_blk_page_lock(unsigned long page)
+{
+	return &ps3vram_blk.page_lock[page % PS3VRAM_BLK_PAGE_LOCKS];
+}
+
+/* Is @page one word repeated?  Which, in @word. */
+static bool ps3vram_blk_same(const void *page, unsigned long *word)
+{
+	const unsigned long *p = page;
+	unsigned int i;
+
+	for (i = 1; i < PAGE_SIZE / sizeof(*p); i++)
+		if (p[i] != p[0])
+			return false;
+	*word = p[0];
+	return true;
+}
+
+/* The object at @handle goes back to the heap. */
+static void ps3vram_blk_heap_free(unsigned long handle)
+{
+	struct ps3vram_heap_block *block;
+	unsigned int nr, len;
+	u64 vram_off;
+
+	spin_lock(&ps3vram_blk.heap_lock);
+	block = ps3vram_heap_decode(&ps3vram_blk.heap, handle, &nr, &vram_off,
+				    &len);
+	if (ps3vram_heap_free(&ps3vram_blk.lists, block, nr))
+		ps3vram_heap_release(&ps3vram_blk.lists, block);
+	spin_unlock(&ps3vram_blk.heap_lock);
+}
+
+/* Page @obj reads as zeroes again, and what it held is freed.  Locked. */
+static void ps3vram_blk_obj_free(struct ps3vram_blk_obj *obj)
+{
+	unsigned int len = obj->info & PS3VRAM_BLK_OBJ_LEN;
+
+	if (len) {
+		ps3vram_blk_heap_free(obj->handle);
+		ps3vram_blk_comp_count(PS3VRAM_BLK_COMP_OBJS, -1);
+		ps3vram_blk_comp_count(PS3VRAM_BLK_COMP_BYTES, -(s64)len);
+		if (len == PAGE_SIZE)
+			ps3vram_blk_comp_count(PS3VRAM_BLK_COMP_WHOLE, -1);
+	} else if (obj->info & PS3VRAM_BLK_OBJ_SAME) {
+		ps3vram_blk_comp_count(PS3VRAM_BLK_COMP_SAME, -1);
+	}
+	obj->handle = 0;
+	obj->csum = 0;
+	obj->info = 0;
+}
+
+/*
+ * Compress @src into @slot.  Return the length of what is there: the
+ * codec's output, or PAGE_SIZE for the page whole.
+ */
+static unsigned int ps3vram_blk_compress(const void *src,
+					 struct ps3vram_dma_slot *slot)
+{
+	struct ps3vram_blk_stream *s;
+	unsigned int len;
+
+	s = per_cpu_ptr(ps3vram_blk.streams, raw_smp_processor_id());
+	mutex_lock(&s->lock);
+	len = ps3vram_blk.codec->compress(src, s->out, s->wrkmem);
+	if (len)
+		memcpy(slot->buf, s->out, len);
+	mutex_unlock(&s->lock);
+	if (!len) {
+		len = PAGE_SIZE;
+		memcpy(slot->buf, src, len);
+	}
+	/* the copy is of whole DMA units: no stale bytes in the tail */
+	memset(slot->buf + len, 0, round_up(len, PS3VRAM_DMA_ALIGN) - len);
+	return len;
+}
+
+/*
+ * Store @src as page @page of the disk, whose lock is held: as its word,
+ * or as a new object, uploaded before the entry points to it; the old
+ * object is freed after.  Return: 0, -ENOSPC when the VRAM is full, or
+ * -EIO (the caller then makes the page read as an error).
+ */
+static int ps3vram_blk_comp_store(unsigned long page, const void *src)
+{
+	struct ps3vram_blk_obj *obj = &ps3vram_blk.table[page];
+	struct ps3vram_dma_client *client = ps3vram_blk.client;
+	unsigned int len, nr, room;
+	struct ps3vram_heap_block *block;
+	struct ps3vram_dma_robust how;
+	struct ps3vram_dma_slot *slot;
+	unsigned long handle, word;
+	u64 vram_off;
+	u32 csum = 0;
+	int ret;
+
+	if (ps3vram_blk_same(src, &word)) {
+		ps3vram_blk_obj_free(obj);
+		obj->handle = word;
+		obj->info = PS3VRAM_BLK_OBJ_SAME;
+		ps3vram_blk_comp_count(PS3VRAM_BLK_COMP_SAME, 1);
+		return 0;
+	}
+
+	slot = ps3vram_dma_slot_get(client);
+	len = ps3vram_blk_compress(src, slot);
+	if (checksum)
+		csum = crc32_le(PS3VRAM_BLK_CSUM_SEED, slot->buf, len);
+	spin_lock(&ps3vram_blk.heap_lock);
+	ret = ps3vram_heap_alloc(&ps3vram_blk.lists, ps3vram_heap_class(len),
+				 &handle);
+	spin_unlock(&ps3vram_blk.heap_lock);
+	if (ret) {
+		ps3vram_dma_slot_put(client, slot);
+		ps3vram_blk_comp_count(PS3VRAM_BLK_COMP_FULL, 1);
+		pr_err_ratelimited("/dev/%s: no VRAM left for page %lu\n",
+				   PS3VRAM_BLK_NAME, page);
+		return -ENOSPC;
+	}
+	block = ps3vram_heap_decode(&ps3vram_blk.heap, handle, &nr, &vram_off,
+				    &room);
+	ret = ps3vram_dma_upload_robust(client, slot, 0, vram_off,
+					round_up(len, PS3VRAM_DMA_ALIGN), &how);
+	ps3vram_blk_count_robust(&how, true, 0, ret);
+	ps3vram_dma_slot_put(client, slot);
+	if (ret) {
+		ps3vram_blk_heap_free(handle);
+		return -EIO;
+	}
+	spin_lock(&ps3vram_blk.heap_lock);
+	__clear_bit(nr, block->pending);
+	spin_unlock(&ps3vram_blk.heap_lock);
+
+	ps3vram_blk_obj_free(obj);
+	obj->handle = handle;
+	obj->csum = csum;
+	obj->info = len;
+	ps3vram_blk_comp_count(PS3VRAM_BLK_COMP_OBJS, 1);
+	ps3vram_blk_comp_count(PS3VRAM_BLK_COMP_BYTES, len);
+	if (len == PAGE_SIZE)
+		ps3vram_blk_comp_count(PS3VRAM_BLK_COMP_WHOLE, 1);
+	return 0;
+}
+
+/*
+ * Download the object of @obj into @slot and check its sum, twice if the
+ * first fails (the bytes may have changed on the way).  Return: 0, or
+ * -EIO, the slot then poisoned.
+ */
+static int ps3vram_blk_comp_fetch(const struct ps3vram_blk_obj *obj,
+				  struct ps3vram_dma_slot *slot)
+{
+	unsigned int len = obj->info & PS3VRAM_BLK_OBJ_LEN;
+	unsigned int nr, room, try;
+	struct ps3vram_dma_robust how;
+	u64 vram_off;
+	int ret = 0;
+
+	ps3vram_heap_decode(&ps3vram_blk.heap, obj->handle, &nr, &vram_off,
+			    &room);
+	for (try = 0; try < 2; try++) {
+		ret = ps3vram_dma_download_robust(ps3vram_blk.client, slot, 0,
+						  vram_off,
+						  round_up(len, PS3VRAM_DMA_ALIGN),
+						  PS3VRAM_BLK_POISON, &how);
+		ps3vram_blk_count_robust(&how, false, try, ret);
+		if (ret || !checksum ||
+		    crc32_le(PS3VRAM_BLK_CSUM_SEED, slot->buf, len) == obj->csum)
+			return ret;
+	}
+	ps3vram_blk_count(PS3VRAM_BLK_CSUM_ERRORS, 1);
+	pr_err_ratelimited("checksum error in the object at %#llx\n", vram_off);
+	return -EIO;
+}
+
+/*
+ * Page @page of the disk into @dst, its lock held.  Return: 0, or -EIO
+ * (a lost page, a failed download or checksum, an object that does not
+ * decompress), @dst then poisoned.
+ */
+static int ps3vram_blk_comp_load(unsigned long page, void *dst)
+{
+	const struct ps3vram_blk_obj *obj = &ps3vram_blk.table[page];
+	unsigned int len = obj->info & PS3VRAM_BLK_OBJ_LEN;
+	struct ps3vram_dma_client *client = ps3vram_blk.client;
+	struct ps3vram_dma_slot *slot;
+	unsigned long *p = dst;
+	unsigned int i;
+	int ret;
+
+	if (obj->info & PS3VRAM_BLK_OBJ_LOST) {
+		pr_err_ratelimited("read of page %lu: lost with a removed engine or by a failed write, not written since\n",
+				   page);
+		ps3vram_blk_count(PS3VRAM_BLK_LOST_READS, 1);
+		ret = -EIO;
+		goto poison;
+	}
+	if (!len) {
+		for (i = 0; i < PAGE_SIZE / sizeof(*p); i++)
+			p[i] = obj->handle;
+		return 0;
+	}
+
+	slot = ps3vram_dma_slot_get(client);
+	ret = ps3vram_blk_comp_fetch(obj, slot);
+	if (!ret && len == PAGE_SIZE) {
+		memcpy(dst, slot->buf, PAGE_SIZE);
+	} else if (!ret) {
+		ret = ps3vram_blk.codec->decompress(slot->buf, len, dst);
+		if (ret) {
+			ps3vram_blk_comp_count(PS3VRAM_BLK_COMP_BAD, 1);
+			pr_err_ratelimited("page %lu does not decompress\n",
+					   page);
+		}
+	}
+	ps3vram_dma_slot_put(client, slot);
+	if (!ret)
+		return 0;
+poison:
+	memset(dst, PS3VRAM_BLK_POISON, PAGE_SIZE);
+	return ret;
+}
+
+/*
+ * A write of page @page failed: it reads as an I/O error until it is
+ * written again, neither as its old bytes nor as part of the new ones.
+ * Its lock held.
+ */
+static void ps3vram_blk_comp_lose(unsigned long page)
+{
+	struct ps3vram_blk_obj *obj = &ps3vram_blk.table[page];
+
+	ps3vram_blk_obj_free(obj);
+	obj->info = PS3VRAM_BLK_OBJ_LOST;
+}
+
+/*
+ * Part of a page: @len bytes at @skip in page @page, from @buf when @up,
+ * else into it; a read-modify-write through the bounce page for a write.
+ * NULL @buf writes zeroes.
+ */
+static int ps3vram_blk_comp_part(unsigned long page, unsigned int skip,
+				 unsigned int len, void *buf, bool up)
+{
+	struct mutex *lock = ps3vram_blk_page_lock(page);
+	void *bounce = ps3vram_blk.bounce;
+	int ret;
+
+	mutex_lock(&ps3vram_blk.rmw_lock);
+	mutex_lock(lock);
+	if (up)
+		clear_bit(page, ps3vram_blk.freeing);
+	ret = ps3vram_blk_comp_load(page, bounce);
+	if (!ret && up) {
+		if (buf)
+			memcpy(bounce + skip, buf, len);
+		else
+			memset(bounce + skip, 0, len);
+		ret = ps3vram_blk_comp_store(page, bounce);
+	} else if (!up) {
+		memcpy(buf, bounce + skip, len);
+	}
+	if (ret && up)
+		ps3vram_blk_comp_lose(page);
+	mutex_unlock(lock);
+	mutex_unlock(&ps3vram_blk.rmw_lock);
+	return ret;
+}
+
+/* A whole page: @buf (NULL: zeroes) in, or out into @buf. */
+static int ps3vram_blk_comp_page(unsigned long page, void *buf, bool up)
+{
+	struct mutex *lock = ps3vram_blk_page_lock(page);
+	int ret = 0;
+
+	mutex_lock(lock);
+	if (up)
+		clear_bit(page, ps3vram_blk.freeing);
+	if (!up)
+		ret = ps3vram_blk_comp_load(page, buf);
+	else if (buf)
+		ret = ps3vram_blk_comp_store(page, buf);
+	else
+		ps3vram_blk_obj_free(&ps3vram_blk.table[page]);
+	if (ret && up)
+		ps3vram_blk_comp_lose(page);
+	mutex_unlock(lock);
+	return ret;
+}
+
+/*
+ * @bv (no page: zeroes) to or from @off of the disk, page by page of the
+ * disk.  A read stops at the first error; a write goes on, so that only
+ * the pages whose write failed read as errors.  Return: 0, or an error.
+ */
+static int ps3vram_blk_comp_bvec(const struct bio_vec *bv, u64 off, bool up)
+{
+	unsigned int skip, len, done = 0;
+	unsigned long page;
+	void *mem = NULL, *p;
+	int ret = 0, err;
+
+	if (bv->bv_page)
+		mem = kmap_local_page(bv->bv_page) + bv->bv_offset;
+	for (; done < bv->bv_len && (up || !ret); done += len, off += len) {
+		page = off >> PAGE_SHIFT;
+		skip = offset_in_page(off);
+		len = min_t(unsigned int, bv->bv_len - done, PAGE_SIZE - skip);
+		p = mem ? mem + done : NULL;
+		if (len == PAGE_SIZE)
+			err = ps3vram_blk_comp_page(page, p, up);
+		else
+			err = ps3vram_blk_comp_part(page, skip, len, p, up);
+		ret = ret ?: err;
+	}
+	if (mem)
+		kunmap_local(mem);
+	return ret;
+}
+
+/* Reads, writes and write-zeroes in compressed mode. */
+static bool ps3vram_blk_comp_rw(struct bio *bio, bool up)
+{
+	u64 off = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
+	u64 end = off + bio->bi_iter.bi_size;
+	struct bvec_iter iter;
+	struct bio_vec bv = { };
+	int ret = 0;
+
+	if (bio_op(bio) == REQ_OP_WRITE_ZEROES) {
+		for (; off < end; off += bv.bv_len) {
+			bv.bv_len = min_t(u64, end - off,
+					  PAGE_SIZE - offset_in_page(off));
+			ret = ps3vram_blk_comp_bvec(&bv, off, true) ?: ret;
+		}
+		return !ret;
+	}
+	bio_for_each_segment(bv, bio, iter) {
+		ret = ps3vram_blk_comp_bvec(&bv, off, up) ?: ret;
+		if (ret && !up)
+			return false;
+		off += bv.bv_len;
+	}
+	return !ret;
+}
+
+/*
+ * Free the pages a discard covers whole.  From swap_slot_free_notify
+ * (@atomic: under swap's spinlock) a page whose lock is taken is marked
+ * for free_work instead, unless a write of it clears the mark first.
+ */
+static void ps3vram_blk_comp_discard(unsigned long page, unsigned long nr,
+				     bool atomic)
+{
+	for (; nr; nr--, page++) {
+		struct mutex *lock = ps3vram_blk_page_lock(page);
+
+		if (atomic)
+			ps3vram_blk_comp_count(PS3VRAM_BLK_COMP_NOTIFY_FREE, 1);
+		if (!atomic) {
+			mutex_lock(lock);
+		} else if (!mutex_trylock(lock)) {
+			set_bit(page, ps3vram_blk.freeing);
+			schedule_work(&ps3vram_blk.free_work);
+			ps3vram_blk_comp_count(PS3VRAM_BLK_COMP_NOTIFY_MISS, 1);
+			continue;
+		}
+		clear_bit(page, ps3vram_blk.freeing);
+		ps3vram_blk_obj_free(&ps3vram_blk.table[page]);
+		mutex_unlock(lock);
+	}
+}
+
+/* Free the pages swap freed while they were locked. */
+static void ps3vram_blk_comp_free_work(struct work_struct *work)
+{
+	unsigned long page, nr = ps3vram_blk.bytes >> PAGE_SHIFT;
+
+	down_read(&ps3vram_blk.lock);
+	for_each_set_bit(page, ps3vram_blk.freeing, nr) {
+		struct mutex *lock = ps3vram_blk_page_lock(page);
+
+		mutex_lock(lock);
+		if (test_and_clear_bit(page, ps3vram_blk.freeing))
+			ps3vram_blk_obj_free(&ps3vram_blk.table[page]);
+		mutex_unlock(lock);
+	}
+	up_read(&ps3vram_blk.lock);
+}
+
+/* Discard: the pages @bio covers whole read as zeroes, their VRAM free. */
+static void ps3vram_blk_comp_trim(struct bio *bio)
+{
+	u64 off = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
+	unsigned long first = round_up(off, PAGE_SIZE) >> PAGE_SHIFT;
+	unsigned long end = (off + bio->bi_iter.bi_size) >> PAGE_SHIFT;
+
+	if (end > first)
+		ps3vram_blk_comp_discard(first, end - first, false);
+}
+
 /* ---- sectors a removed engine took along ------------------------------- */
 
 /* Is any of @nr sectors from @sector lost?  ps3vram_blk.lock held. */
@@ -646,12 +1247,23 @@ static bool ps3vram_blk_io(struct bio *bio)
 		fallthrough;
 	case REQ_OP_WRITE:
 		start = bio_start_io_acct(bio);
-		ok = ps3vram_blk_rw(bio, op_is_write(bio_op(bio)));
+		if (ps3vram_blk.table)
+			ok = ps3vram_blk_comp_rw(bio, op_is_write(bio_op(bio)));
+		else
+			ok = ps3vram_blk_rw(bio, op_is_write(bio_op(bio)));
 		bio_end_io_acct(bio, start);
 		break;
 	case REQ_OP_WRITE_ZEROES:
-		ok = ps3vram_blk_zero(bio);
+		if (ps3vram_blk.table)
+			ok = ps3vram_blk_comp_rw(bio, true);
+		else
+			ok = ps3vram_blk_zero(bio);
 		break;
+	case REQ_OP_DISCARD:
+		ps3vram_blk_count(PS3VRAM_BLK_DISCARDS, 1);
+		if (ps3vram_blk.table)
+			ps3vram_blk_comp_trim(bio);
+		return true;
 	default:
 		return true;
 	}
@@ -679,12 +1291,10 @@ static void ps3vram_blk_submit_bio(struct bio *bio)
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:
 	case REQ_OP_WRITE_ZEROES:
+	case REQ_OP_DISCARD:
 		down_read(&ps3vram_blk.lock);
 		ok = ps3vram_blk_io(bio);
 		up_read(&ps3vram_blk.lock);
-		break;
-	case REQ_OP_DISCARD:
-		ps3vram_blk_count(PS3VRAM_BLK_DISCARDS, 1);
 		break;
 	case REQ_OP_FLUSH:
 		/* No write cache: every completed write is in VRAM. */
@@ -731,8 +1341,12 @@ static int ps3vram_blk_rw_page(struct block_device *bdev, sector_t sector,
 	}
 	b.client = ps3vram_blk.client;
 	bvec_set_page(&bv, page, PAGE_SIZE, 0);
-	ps3vram_blk_queue(&b, &bv, off);
-	ps3vram_blk_drain(&b);
+	if (ps3vram_blk.table) {
+		b.failed = ps3vram_blk_comp_bvec(&bv, off, up);
+	} else {
+		ps3vram_blk_queue(&b, &bv, off);
+		ps3vram_blk_drain(&b);
+	}
 	if (!b.failed && up)
 		ps3vram_blk_found(sector, nr);
 	up_read(&ps3vram_blk.lock);
@@ -743,12 +1357,36 @@ static int ps3vram_blk_rw_page(struct block_device *bdev, sector_t sector,
 }
 #endif
 
+/*
+ * Swap frees slot @index (a page) of the disk, under its own spinlock: in
+ * compressed mode its object is freed now rather than when the slot is
+ * written again; a page that is busy is left to free_work.
+ */
+static void ps3vram_blk_swap_slot_free_notify(struct block_device *bdev,
+					      unsigned long index)
+{
+	if (!ps3vram_blk.table)
+		return;
+	if (index >= ps3vram_blk.bytes >> PAGE_SHIFT)
+		return;
+	if (!down_read_trylock(&ps3vram_blk.lock)) {
+		ps3vram_blk_comp_count(PS3VRAM_BLK_COMP_NOTIFY_FREE, 1);
+		ps3vram_blk_comp_count(PS3VRAM_BLK_COMP_NOTIFY_MISS, 1);
+		set_bit(index, ps3vram_blk.freeing);
+		schedule_work(&ps3vram_blk.free_work);
+		return;
+	}
+	ps3vram_blk_comp_discard(index, 1, true);
+	up_read(&ps3vram_blk.lock);
+}
+
 static const struct block_device_operations ps3vram_blk_fops = {
 	.owner		= THIS_MODULE,
 	.submit_bio	= ps3vram_blk_submit_bio,
 #ifdef PS3VRAM_BLK_RW_PAGE
 	.rw_page	= ps3vram_blk_rw_page,
 #endif
+	.swap_slot_free_notify = ps3vram_blk_swap_slot_free_notify,
 };
 
 /* ---- sysfs ------------------------------------------------------------- */
@@ -764,13 +1402,43 @@ static ssize_t io_stat_show(struct device *dev, struct device_attribute *attr,
 
 static DEVICE_ATTR_RO(io_stat);
 
+/*
+ * Compressed mode's counters, then the VRAM its objects' blocks take and
+ * the RAM its table takes, in bytes.
+ */
+static ssize_t comp_stat_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	unsigned long blocks = READ_ONCE(ps3vram_blk.lists.blocks);
+	ssize_t len = ps3vram_dma_sysfs_stats(buf, 0, ps3vram_blk.comp_stat,
+					      NR_PS3VRAM_BLK_COMP_STATS);
+
+	return len + sysfs_emit_at(buf, len, " %llu %llu\n",
+				   (u64)blocks << PS3VRAM_HEAP_BLOCK_SHIFT,
+				   (u64)(ps3vram_blk.bytes >> PAGE_SHIFT) *
+				   sizeof(struct ps3vram_blk_obj));
+}
+
+static DEVICE_ATTR_RO(comp_stat);
+
 static struct attribute *ps3vram_blk_attrs[] = {
 	&dev_attr_io_stat.attr,
+	&dev_attr_comp_stat.attr,
 	NULL,
 };
 
+/* comp_stat only in compressed mode. */
+static umode_t ps3vram_blk_attr_visible(struct kobject *kobj,
+					struct attribute *attr, int n)
+{
+	if (attr == &dev_attr_comp_stat.attr && !ps3vram_blk.table)
+		return 0;
+	return attr->mode;
+}
+
 static const struct attribute_group ps3vram_blk_group = {
 	.attrs = ps3vram_blk_attrs,
+	.is_visible = ps3vram_blk_attr_visible,
 };
 
 static const struct attribute_group *ps3vram_blk_groups[] = {
@@ -845,29 +1513,152 @@ static u64 ps3vram_blk_auto_bytes(u64 vram, u64 claimed)
 }
 
 /*
- * Parse the size parameter as the old driver did (memparse, rounded up to
- * 1 MiB) but refuse what it silently took: no number, trailing garbage,
- * zero.  "auto" is sized by the engine's VRAM and what others claimed.
+ * Parse the size parameter @name, @val, as the old driver did (memparse,
+ * rounded up to 1 MiB) but refuse what it silently took: no number,
+ * trailing garbage, zero.
  */
+static int ps3vram_blk_memparse(const char *name, const char *val, u64 *bytes)
+{
+	char *end;
+	u64 n;
+
+	n = memparse(val, &end);
+	if (end == val || (*end && strcmp(end, "\n")) || !n ||
+	    n > U64_MAX - PS3VRAM_BLK_SIZE_ALIGN) {
+		pr_err("%s=%s: not a size (use e.g. 64M, 256M or 1G, or auto)\n",
+		       name, val);
+		return -EINVAL;
+	}
+	*bytes = round_up(n, PS3VRAM_BLK_SIZE_ALIGN);
+	return 0;
+}
+
+/* size=; "auto" is sized by the engine's VRAM and what others claimed. */
 static int ps3vram_blk_parse_size(u64 *bytes)
 {
 	u64 val, claimed;
-	char *end;
 
 	if (sysfs_streq(size, "auto")) {
 		val = ps3vram_dma_vram(&claimed);
 		*bytes = ps3vram_blk_auto_bytes(val, claimed);
 		return 0;
 	}
-	val = memparse(size, &end);
-	if (end == size || (*end && strcmp(end, "\n")) || !val ||
-	    val > U64_MAX - PS3VRAM_BLK_SIZE_ALIGN) {
-		pr_err("size=%s: not a size (use e.g. 64M, 256M or 1G, or auto)\n",
-		       size);
-		return -EINVAL;
+	return ps3vram_blk_memparse("size", size, bytes);
+}
+
+/* compress=: the codec, NULL for off; an error for what is none here. */
+static int ps3vram_blk_parse_compress(const struct ps3vram_blk_codec **codec)
+{
+	const struct ps3vram_blk_codec *c;
+
+	*codec = NULL;
+	if (sysfs_streq(compress, "off"))
+		return 0;
+	for (c = ps3vram_blk_codecs;
+	     c < ps3vram_blk_codecs + ARRAY_SIZE(ps3vram_blk_codecs); c++) {
+		if (!sysfs_streq(compress, c->name))
+			continue;
+		if (!c->compress) {
+			pr_err("compress=%s: this kernel has no %s (CONFIG_%s_COMPRESS and _DECOMPRESS)\n",
+			       compress, c->name, c->config);
+			return -ENOENT;
+		}
+		*codec = c;
+		return 0;
 	}
-	*bytes = round_up(val, PS3VRAM_BLK_SIZE_ALIGN);
+	pr_err("compress=%s: not a compressor (use lzo-rle, lzo, lz4 or off)\n",
+	       compress);
+	return -EINVAL;
+}
+
+static void ps3vram_blk_streams_exit(void)
+{
+	struct ps3vram_blk_stream *s;
+	int cpu;
+
+	if (!ps3vram_blk.streams)
+		return;
+	for_each_possible_cpu(cpu) {
+		s = per_cpu_ptr(ps3vram_blk.streams, cpu);
+		kvfree(s->wrkmem);
+		kvfree(s->out);
+	}
+	free_percpu(ps3vram_blk.streams);
+	ps3vram_blk.streams = NULL;
+}
+
+static int ps3vram_blk_streams_init(void)
+{
+	struct ps3vram_blk_stream *s;
+	int cpu;
+
+	ps3vram_blk.streams = alloc_percpu(struct ps3vram_blk_stream);
+	if (!ps3vram_blk.streams)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		s = per_cpu_ptr(ps3vram_blk.streams, cpu);
+		mutex_init(&s->lock);
+		s->wrkmem = kvmalloc(ps3vram_blk.codec->wrkmem, GFP_KERNEL);
+		s->out = kvmalloc(PS3VRAM_BLK_COMP_BUF, GFP_KERNEL);
+		if (!s->wrkmem || !s->out)
+			return -ENOMEM;
+	}
 	return 0;
+}
+
+/* Free every object, the heap, the table and the buffers. */
+static void ps3vram_blk_comp_exit(void)
+{
+	unsigned long i, nr = ps3vram_blk.bytes >> PAGE_SHIFT;
+
+	if (ps3vram_blk.table) {
+		cancel_work_sync(&ps3vram_blk.free_work);
+		for (i = 0; i < nr; i++)
+			ps3vram_blk_obj_free(&ps3vram_blk.table[i]);
+		kvfree(ps3vram_blk.table);
+		ps3vram_blk.table = NULL;
+	}
+	bitmap_free(ps3vram_blk.freeing);
+	ps3vram_blk.freeing = NULL;
+	if (ps3vram_blk.heap.blocks)
+		ps3vram_heap_exit(&ps3vram_blk.heap);
+	ps3vram_blk_streams_exit();
+	kfree(ps3vram_blk.bounce);
+	ps3vram_blk.bounce = NULL;
+}
+
+/*
+ * Compressed mode on the claim: the disk's size (disksize=, twice the
+ * claim by default) in ps3vram_blk.bytes, the heap, the table (every page
+ * reads as zeroes), the compressor's buffers.
+ */
+static int ps3vram_blk_comp_init(void)
+{
+	u64 vram = ps3vram_dma_client_size(ps3vram_blk.client);
+	unsigned int i;
+	int ret;
+
+	if (sysfs_streq(disksize, "auto"))
+		ps3vram_blk.bytes = 2 * round_down(vram, PS3VRAM_BLK_SIZE_ALIGN);
+	else if (ps3vram_blk_memparse("disksize", disksize, &ps3vram_blk.bytes))
+		return -EINVAL;
+
+	ret = ps3vram_heap_init(&ps3vram_blk.heap, ps3vram_blk.client);
+	if (ret)
+		return ret;
+	ps3vram_heap_lists_init(&ps3vram_blk.lists, &ps3vram_blk.heap,
+				&ps3vram_blk.heap_lock);
+	for (i = 0; i < PS3VRAM_BLK_PAGE_LOCKS; i++)
+		mutex_init(&ps3vram_blk.page_lock[i]);
+	INIT_WORK(&ps3vram_blk.free_work, ps3vram_blk_comp_free_work);
+	ps3vram_blk.table = kvcalloc(ps3vram_blk.bytes >> PAGE_SHIFT,
+				     sizeof(*ps3vram_blk.table), GFP_KERNEL);
+	ps3vram_blk.freeing = bitmap_zalloc(ps3vram_blk.bytes >> PAGE_SHIFT,
+					    GFP_KERNEL);
+	ps3vram_blk.bounce = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!ps3vram_blk.table || !ps3vram_blk.freeing || !ps3vram_blk.bounce)
+		return -ENOMEM;
+	return ps3vram_blk_streams_init();
 }
 
 /* checksum=1: the table, every unit summed as zeroes, as the claim is. */
@@ -911,6 +1702,44 @@ static struct ps3vram_dma_client *ps3vram_blk_claim(u64 want)
 }
 
 /*
+ * ps3vram_blk_reattach() in compressed mode: every page stored in VRAM is
+ * lost (those of one word are in RAM and stay), and the heap starts again
+ * on @client's claim.
+ */
+static void ps3vram_blk_comp_reattach(struct ps3vram_dma_client *client)
+{
+	unsigned long i, nr = ps3vram_blk.bytes >> PAGE_SHIFT;
+	struct ps3vram_blk_obj *obj;
+	struct ps3vram_dma_client *old;
+	int ret;
+
+	down_write(&ps3vram_blk.lock);
+	for (i = 0; i < nr; i++) {
+		obj = &ps3vram_blk.table[i];
+		if (!(obj->info & PS3VRAM_BLK_OBJ_LEN))
+			continue;
+		ps3vram_blk_obj_free(obj);
+		obj->info = PS3VRAM_BLK_OBJ_LOST;
+	}
+	ps3vram_heap_exit(&ps3vram_blk.heap);
+	ret = ps3vram_heap_init(&ps3vram_blk.heap, client);
+	ps3vram_heap_lists_init(&ps3vram_blk.lists, &ps3vram_blk.heap,
+				&ps3vram_blk.heap_lock);
+	old = ps3vram_blk.client;
+	ps3vram_blk.client = client;
+	WRITE_ONCE(ps3vram_blk.gone, false);
+	up_write(&ps3vram_blk.lock);
+
+	ps3vram_dma_client_destroy(old);
+	ps3vram_blk_count(PS3VRAM_BLK_REATTACHES, 1);
+	if (ret)
+		pr_err("/dev/%s: no memory for the new engine's heap (%d): writes fail\n",
+		       ps3vram_blk.disk->disk_name, ret);
+	pr_warn("/dev/%s: on the new engine; the pages it held in VRAM are lost: reading one fails until it is written again\n",
+		ps3vram_blk.disk->disk_name);
+}
+
+/*
  * The disk's engine was removed and a new one added: claim as much VRAM
  * there, mark every sector lost (what it held went with the old VRAM),
  * and let I/O use the new claim.  The old client's I/O has failed with
@@ -919,16 +1748,23 @@ static struct ps3vram_dma_client *ps3vram_blk_claim(u64 want)
 static void ps3vram_blk_reattach(struct work_struct *work)
 {
 	unsigned long nr = ps3vram_blk.bytes >> SECTOR_SHIFT;
+	u64 want = ps3vram_blk.bytes;
 	struct ps3vram_dma_client *client, *old;
 	unsigned long *lost = ps3vram_blk.lost;
 
 	if (!READ_ONCE(ps3vram_blk.gone))
 		return;
-	client = ps3vram_dma_client_create(PS3VRAM_BLK_NAME, ps3vram_blk.bytes);
+	if (ps3vram_blk.table)
+		want = ps3vram_dma_client_size(ps3vram_blk.client);
+	client = ps3vram_dma_client_create(PS3VRAM_BLK_NAME, want);
 	if (IS_ERR(client)) {
 		pr_err("/dev/%s: no %llu MiB on the new engine (%ld): its I/O still fails\n",
-		       ps3vram_blk.disk->disk_name, ps3vram_blk.bytes >> 20,
+		       ps3vram_blk.disk->disk_name, want >> 20,
 		       PTR_ERR(client));
+		return;
+	}
+	if (ps3vram_blk.table) {
+		ps3vram_blk_comp_reattach(client);
 		return;
 	}
 	if (!lost)
@@ -979,6 +1815,8 @@ static int __init ps3vram_blk_init(void)
 	int ret;
 
 	ret = ps3vram_blk_parse_size(&want);
+	if (!ret)
+		ret = ps3vram_blk_parse_compress(&ps3vram_blk.codec);
 	if (ret)
 		return ret;
 
@@ -997,11 +1835,12 @@ static int __init ps3vram_blk_init(void)
 	ps3vram_blk.bytes = min(want,
 				round_down(ps3vram_dma_client_size(ps3vram_blk.client),
 					   PS3VRAM_BLK_SIZE_ALIGN));
-	if (checksum) {
+	if (ps3vram_blk.codec)
+		ret = ps3vram_blk_comp_init();
+	else if (checksum)
 		ret = ps3vram_blk_csum_init();
-		if (ret)
-			goto out_client;
-	}
+	if (ret)
+		goto out_client;
 
 	ret = register_blkdev(0, PS3VRAM_BLK_NAME);
 	if (ret < 0)
@@ -1031,7 +1870,12 @@ static int __init ps3vram_blk_init(void)
 	ps3vram_dma_register_notifier(&ps3vram_blk.nb);
 
 	left = ps3vram_dma_vram(NULL) - ps3vram_dma_client_size(ps3vram_blk.client);
-	if (!automatic)
+	if (ps3vram_blk.codec)
+		pr_info("/dev/%s: %llu MiB, compressed with %s into %llu MiB of VRAM\n",
+			disk->disk_name, ps3vram_blk.bytes >> 20,
+			ps3vram_blk.codec->name,
+			ps3vram_dma_client_size(ps3vram_blk.client) >> 20);
+	else if (!automatic)
 		pr_info("/dev/%s: %llu MiB of VRAM%s\n", disk->disk_name,
 			ps3vram_blk.bytes >> 20, ps3vram_blk.bytes < want ?
 			" (less than size=, all that was free)" : "");
@@ -1051,6 +1895,7 @@ out_disk:
 out_blkdev:
 	unregister_blkdev(ps3vram_blk.major, PS3VRAM_BLK_NAME);
 out_client:
+	ps3vram_blk_comp_exit();
 	kvfree(ps3vram_blk.csum);
 	ps3vram_dma_client_destroy(ps3vram_blk.client);
 	return ret;
@@ -1064,6 +1909,7 @@ static void __exit ps3vram_blk_exit(void)
 	del_gendisk(ps3vram_blk.disk);
 	put_disk(ps3vram_blk.disk);
 	unregister_blkdev(ps3vram_blk.major, PS3VRAM_BLK_NAME);
+	ps3vram_blk_comp_exit();
 	ps3vram_dma_client_destroy(ps3vram_blk.client);
 	kvfree(ps3vram_blk.lost);
 	kvfree(ps3vram_blk.csum);
