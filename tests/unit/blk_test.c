@@ -1403,3 +1403,401 @@ UNIT_TEST(blk_test_io_stat_counts_each_event_in_its_column)
 		 4 * (RETRIES + 1), 3 * SECTOR);
 	EXPECT_STREQ(unit_sysfs_read(BLK_SYS "io_stat"), want);
 }
+
+/* ---- compressed mode (compress=) ---- */
+
+/*
+ * comp_stat's columns, as Documentation/ABI/testing/sysfs-block-ps3vram
+ * says: objects, of them stored whole, pages of one word, the objects'
+ * bytes, writes refused for want of VRAM, pages swap freed, of them left
+ * to the free work, objects that did not decompress, the VRAM of the
+ * objects' blocks, the table's RAM.
+ */
+enum {
+	COMP_OBJS, COMP_WHOLE, COMP_SAME, COMP_BYTES, COMP_FULL,
+	COMP_NOTIFY_FREE, COMP_NOTIFY_LATER, COMP_BAD, COMP_VRAM, COMP_TABLE,
+	COMP_COLS
+};
+
+#define comp_stat(col)	unit_sysfs_col(BLK_SYS "comp_stat", col, COMP_COLS)
+/* Blocks of VRAM the objects are cut from: 16 pages. */
+#define COMP_BLOCK	(16 * PAGE_SIZE)
+/* RAM per page of the disk: the design's 16 bytes (64-bit). */
+#define COMP_ENTRY	16
+
+/* A page that compresses: runs of 64 bytes, each its own value. */
+static void comp_runs(u8 *page, unsigned long seed)
+{
+	unsigned int i;
+
+	for (i = 0; i < PAGE_SIZE; i++)
+		page[i] = (u8)(seed + i / 64);
+}
+
+/*
+ * The VRAM of these tests: four times VRAM_MB, so that with 64 KiB pages
+ * (blocks of 1 MiB, one per size class in use) the claim has 8 blocks.
+ */
+#define COMP_VRAM_MB	(4 * VRAM_MB)
+
+/* Load with compress=lzo and the engine of COMP_VRAM_MB, or the test fails. */
+static void comp_start(const char *disksize_arg)
+{
+	blk_engine_start(COMP_VRAM_MB);
+	ASSERT_EQ(blk_load_comp("lzo", disksize_arg), 0);
+}
+
+static u64 comp_claim(void)
+{
+	return blk_claim_size();
+}
+
+/* Write page @page of the test's memory to page @nr of the disk. */
+static blk_status_t comp_write(unsigned long nr, unsigned int page)
+{
+	return blk_rw(REQ_OP_WRITE, nr * PAGE_SECTORS, page, 0, PAGE_SIZE);
+}
+
+/* Does page @nr of the disk read back as page @page of the memory? */
+static bool comp_holds(unsigned long nr, unsigned int page)
+{
+	memset(blk_mem_at(31, 0), BLK_FILL, PAGE_SIZE);
+	return blk_rw(REQ_OP_READ, nr * PAGE_SECTORS, 31, 0, PAGE_SIZE) ==
+	       BLK_STS_OK &&
+	       !memcmp(blk_mem_at(31, 0), blk_mem_at(page, 0), PAGE_SIZE);
+}
+
+/*
+ * compress= names a compressor this kernel has or fails the load, with a
+ * message and nothing left: one that does not exist, and LZ4, which these
+ * builds lack; so does a disksize= that is not a size.
+ */
+UNIT_TEST(blk_test_comp_a_bad_compressor_or_disksize_fails_the_load)
+{
+	blk_engine_start(COMP_VRAM_MB);
+	EXPECT_EQ(blk_load_comp("zstd", NULL), -EINVAL);
+	EXPECT_TRUE(unit_log_contains("ps3vram: compress=zstd: not a compressor (use lzo-rle, lzo, lz4 or off)"));
+	EXPECT_EQ(blk_load_comp("lz4", NULL), -ENOENT);
+	EXPECT_TRUE(unit_log_contains("ps3vram: compress=lz4: this kernel has no lz4"));
+	EXPECT_EQ(blk_load_comp("lzo", "lots"), -EINVAL);
+	EXPECT_TRUE(unit_log_contains("ps3vram: disksize=lots: not a size"));
+	EXPECT_FALSE(unit_sysfs_dir_exists("block/ps3vram"));
+	EXPECT_FALSE(unit_sysfs_dir_exists(CLIENT_DIR));
+	EXPECT_FALSE(unit_blkdev_registered("ps3vram"));
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+
+/*
+ * The disk is twice its claim by default, disksize= otherwise; comp_stat
+ * shows the table's RAM, 16 bytes a page, and exists only with compress=;
+ * a fresh disk reads as zeroes and holds nothing.
+ */
+UNIT_TEST(blk_test_comp_sizes_and_a_fresh_disk)
+{
+	comp_start(NULL);
+	EXPECT_EQ(blk_bytes(), 2 * comp_claim());
+	EXPECT_EQ(comp_stat(COMP_TABLE), blk_bytes() / PAGE_SIZE * COMP_ENTRY);
+	EXPECT_TRUE(unit_log_contains("compressed with lzo into"));
+	memset(blk_mem_at(0, 0), BLK_FILL, 2 * PAGE_SIZE);
+	ASSERT_EQ(blk_rw(REQ_OP_READ, blk_bytes() / SECTOR - 2 * PAGE_SECTORS,
+			 0, 0, 2 * PAGE_SIZE), BLK_STS_OK);
+	EXPECT_TRUE(blk_is_all(blk_mem_at(0, 0), 2 * PAGE_SIZE, 0));
+	EXPECT_EQ(comp_stat(COMP_OBJS) + comp_stat(COMP_VRAM), 0);
+	blk_unload();
+
+	ASSERT_EQ(blk_load_comp("lzo-rle", "3M"), 0);
+	EXPECT_EQ(blk_bytes(), 3 * MiB);
+	blk_unload();
+
+	blk_comp_default(NULL);
+	ASSERT_EQ(blk_load(NULL), 0);
+	EXPECT_FALSE(unit_sysfs_read(BLK_SYS "comp_stat"));
+}
+
+/*
+ * Pages of each kind come back bit for bit: one that compresses (an
+ * object smaller than a page), one that does not (stored whole), one of
+ * zeroes and one of a word repeated (no VRAM at all), each counted; the
+ * objects' bytes are what the compressor gave, the VRAM that of whole
+ * blocks.
+ */
+UNIT_TEST(blk_test_comp_each_kind_of_page_comes_back)
+{
+	unsigned long *w;
+	unsigned int i;
+
+	comp_start(NULL);
+	comp_runs(blk_mem_at(0, 0), 1);
+	client_pattern(blk_mem_at(1, 0), PAGE_SIZE, 2);
+	memset(blk_mem_at(2, 0), 0, PAGE_SIZE);
+	w = (unsigned long *)blk_mem_at(3, 0);
+	for (i = 0; i < PAGE_SIZE / sizeof(*w); i++)
+		w[i] = 0x0123456789abcdefULL;
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(comp_write(10 + i, i), BLK_STS_OK);
+
+	EXPECT_EQ(comp_stat(COMP_OBJS), 2);
+	EXPECT_EQ(comp_stat(COMP_WHOLE), 1);
+	EXPECT_EQ(comp_stat(COMP_SAME), 2);
+	EXPECT_GT(comp_stat(COMP_BYTES), PAGE_SIZE);
+	EXPECT_LT(comp_stat(COMP_BYTES), PAGE_SIZE + PAGE_SIZE / 8);
+	/* one block per size class in use */
+	EXPECT_EQ(comp_stat(COMP_VRAM), 2 * COMP_BLOCK);
+	for (i = 0; i < 4; i++)
+		EXPECT_TRUE(comp_holds(10 + i, i));
+	/* the same again, page by page of the disk in one bio */
+	memset(blk_mem_at(8, 0), BLK_FILL, 4 * PAGE_SIZE);
+	ASSERT_EQ(blk_rw(REQ_OP_READ, 10 * PAGE_SECTORS, 8, 0, 4 * PAGE_SIZE),
+		  BLK_STS_OK);
+	EXPECT_EQ(memcmp(blk_mem_at(8, 0), blk_mem_at(0, 0), 4 * PAGE_SIZE), 0);
+	EXPECT_EQ(io_stat(BLK_FAILED_READS) + io_stat(BLK_FAILED_WRITES), 0);
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+
+/*
+ * Writes and reads of parts of pages (sectors at odd offsets, a segment
+ * across two pages of the disk) move exactly their bytes: the rest of
+ * each page is read, kept and written back.
+ */
+UNIT_TEST(blk_test_comp_parts_of_pages_move_exactly_their_bytes)
+{
+	const struct blk_seg wr[] = {
+		{ 0, SECTOR, SECTOR },
+		{ 1, 0, PAGE_SIZE },
+		{ 2, 3 * SECTOR, 2 * SECTOR },
+	};
+	static u8 want[4 * 65536];
+	const sector_t at = 3;
+	unsigned int i, pos, span = 4 * PAGE_SIZE;
+	struct blk_bio b;
+
+	comp_start(NULL);
+	for (i = 0; i < 4; i++)
+		comp_runs(want + i * PAGE_SIZE, 7 * i);
+	memcpy(blk_mem_at(20, 0), want, span);
+	ASSERT_EQ(blk_rw(REQ_OP_WRITE, 0, 20, 0, span), BLK_STS_OK);
+
+	blk_bio_of(&b, REQ_OP_WRITE, at, wr, ARRAY_SIZE(wr), 150);
+	for (i = 0, pos = at * SECTOR; i < ARRAY_SIZE(wr); pos += wr[i++].len)
+		memcpy(want + pos, blk_mem_at(wr[i].page, wr[i].off),
+		       wr[i].len);
+	ASSERT_EQ(blk_submit(&b), BLK_STS_OK);
+
+	for (i = 0; i < span / SECTOR; i++) {
+		memset(blk_mem_at(24, 0), BLK_FILL, 2 * SECTOR);
+		ASSERT_EQ(blk_rw(REQ_OP_READ, i, 24, SECTOR, SECTOR),
+			  BLK_STS_OK);
+		EXPECT_EQ(memcmp(blk_mem_at(24, SECTOR), want + i * SECTOR,
+				 SECTOR), 0);
+		EXPECT_TRUE(blk_is_all(blk_mem_at(24, 0), SECTOR, BLK_FILL));
+	}
+	memset(blk_mem_at(24, 0), BLK_FILL, span);
+	ASSERT_EQ(blk_rw(REQ_OP_READ, 0, 24, 0, span), BLK_STS_OK);
+	EXPECT_EQ(memcmp(blk_mem_at(24, 0), want, span), 0);
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+
+/*
+ * Discard and write-zeroes free the pages they cover whole (they read as
+ * zeroes, their objects gone, a block given back when it empties); a
+ * page they cover in part keeps its other bytes.
+ */
+UNIT_TEST(blk_test_comp_discard_and_write_zeroes_free_whole_pages)
+{
+	unsigned int i;
+
+	comp_start(NULL);
+	for (i = 0; i < 4; i++) {
+		client_pattern(blk_mem_at(i, 0), PAGE_SIZE, 30 + i);
+		ASSERT_EQ(comp_write(i, i), BLK_STS_OK);
+	}
+	EXPECT_EQ(comp_stat(COMP_OBJS), 4);
+
+	/* from the middle of page 0 to the end of page 1 */
+	EXPECT_EQ(blk_op(REQ_OP_DISCARD, PAGE_SECTORS / 2,
+			 PAGE_SIZE + PAGE_SIZE / 2), BLK_STS_OK);
+	EXPECT_EQ(comp_stat(COMP_OBJS), 3);
+	EXPECT_TRUE(comp_holds(0, 0));
+	memset(blk_mem_at(10, 0), 0, PAGE_SIZE);
+	EXPECT_TRUE(comp_holds(1, 10));
+
+	/* pages 2 and 3 whole, and a sector of nothing after */
+	EXPECT_EQ(blk_op(REQ_OP_WRITE_ZEROES, 2 * PAGE_SECTORS,
+			 2 * PAGE_SIZE + SECTOR), BLK_STS_OK);
+	EXPECT_EQ(comp_stat(COMP_OBJS), 1);
+	EXPECT_TRUE(comp_holds(2, 10));
+	EXPECT_TRUE(comp_holds(3, 10));
+	EXPECT_TRUE(comp_holds(0, 0));
+	EXPECT_EQ(io_stat(BLK_DISCARDS), 1);
+	EXPECT_EQ(comp_stat(COMP_VRAM), COMP_BLOCK);
+}
+
+/*
+ * Swap frees a slot: its object goes at once.  When the page is locked
+ * (its read or write in progress), the free is left to the work, which
+ * frees it later; unless the page is written first: then the new bytes
+ * stay.
+ */
+UNIT_TEST(blk_test_comp_swap_slot_free_frees_now_or_later_never_new_data)
+{
+	struct block_device *bdev;
+	void (*notify)(struct block_device *, unsigned long);
+	unsigned int i;
+
+	comp_start(NULL);
+	bdev = ps3vram_blk.disk->part0;
+	notify = ps3vram_blk.disk->fops->swap_slot_free_notify;
+	ASSERT_TRUE(notify);
+	for (i = 0; i < 3; i++) {
+		client_pattern(blk_mem_at(i, 0), PAGE_SIZE, 40 + i);
+		ASSERT_EQ(comp_write(i, i), BLK_STS_OK);
+	}
+	memset(blk_mem_at(10, 0), 0, PAGE_SIZE);
+
+	notify(bdev, 0);
+	EXPECT_EQ(comp_stat(COMP_OBJS), 2);
+	EXPECT_TRUE(comp_holds(0, 10));
+
+	mutex_lock(ps3vram_blk_page_lock(1));
+	notify(bdev, 1);
+	mutex_unlock(ps3vram_blk_page_lock(1));
+	mutex_lock(ps3vram_blk_page_lock(2));
+	notify(bdev, 2);
+	mutex_unlock(ps3vram_blk_page_lock(2));
+	EXPECT_EQ(comp_stat(COMP_NOTIFY_LATER), 2);
+	EXPECT_EQ(comp_stat(COMP_OBJS), 2);
+	/* swap gives slot 2 out again and writes it before the work runs */
+	client_pattern(blk_mem_at(2, 0), PAGE_SIZE, 50);
+	ASSERT_EQ(comp_write(2, 2), BLK_STS_OK);
+	unit_work_run_due();
+	EXPECT_EQ(comp_stat(COMP_OBJS), 1);
+	EXPECT_TRUE(comp_holds(1, 10));
+	EXPECT_TRUE(comp_holds(2, 2));
+	EXPECT_EQ(comp_stat(COMP_NOTIFY_FREE), 3);
+	/* past the end: nothing */
+	notify(bdev, blk_bytes() / PAGE_SIZE);
+	EXPECT_EQ(comp_stat(COMP_NOTIFY_FREE), 3);
+}
+
+/*
+ * When the VRAM is full, a write of a new page fails (counted, logged);
+ * the page then reads as an I/O error, never as older bytes, and the rest
+ * still read; once pages are freed, writes succeed again.
+ */
+UNIT_TEST(blk_test_comp_a_full_vram_fails_writes_cleanly)
+{
+	unsigned long i, fit;
+
+	comp_start(NULL);
+	fit = comp_claim() / PAGE_SIZE;
+	ASSERT_LE(fit + 1, blk_bytes() / PAGE_SIZE);
+	client_pattern(blk_mem_at(0, 0), PAGE_SIZE, 60);
+	for (i = 0; i < fit; i++)
+		ASSERT_EQ(comp_write(i, 0), BLK_STS_OK);
+	EXPECT_EQ(comp_stat(COMP_WHOLE), fit);
+	EXPECT_EQ(comp_stat(COMP_VRAM), comp_claim());
+
+	/* page @fit held zeroes; now the write of it fails */
+	client_pattern(blk_mem_at(1, 0), PAGE_SIZE, 61);
+	EXPECT_EQ(comp_write(fit, 1), BLK_STS_IOERR);
+	EXPECT_EQ(comp_stat(COMP_FULL), 1);
+	EXPECT_EQ(io_stat(BLK_FAILED_WRITES), 1);
+	EXPECT_TRUE(unit_log_contains("no VRAM left for page"));
+	memset(blk_mem_at(31, 0), BLK_FILL, PAGE_SIZE);
+	EXPECT_EQ(blk_rw(REQ_OP_READ, fit * PAGE_SECTORS, 31, 0, PAGE_SIZE),
+		  BLK_STS_IOERR);
+	EXPECT_TRUE(blk_is_all(blk_mem_at(31, 0), PAGE_SIZE, BLK_POISON));
+	EXPECT_TRUE(comp_holds(fit - 1, 0));
+
+	EXPECT_EQ(blk_op(REQ_OP_DISCARD, 0, PAGE_SIZE), BLK_STS_OK);
+	EXPECT_EQ(comp_write(fit, 1), BLK_STS_OK);
+	EXPECT_TRUE(comp_holds(fit, 1));
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+
+/*
+ * A write that nothing can do (every copy hangs, the CPU cannot reach the
+ * VRAM) fails, and the page reads as an error, not as what it held; a
+ * read then fails too, and both heal when the VRAM comes back and the
+ * page is written.
+ */
+UNIT_TEST(blk_test_comp_a_failed_write_leaves_an_error_not_old_data)
+{
+	comp_start(NULL);
+	client_pattern(blk_mem_at(0, 0), PAGE_SIZE, 70);
+	ASSERT_EQ(comp_write(5, 0), BLK_STS_OK);
+	blk_vram_unreachable(true);
+	client_pattern(blk_mem_at(1, 0), PAGE_SIZE, 71);
+	EXPECT_EQ(comp_write(5, 1), BLK_STS_IOERR);
+	EXPECT_FALSE(comp_holds(5, 0));
+	blk_vram_unreachable(false);
+	EXPECT_FALSE(comp_holds(5, 0));
+	EXPECT_EQ(io_stat(BLK_LOST_READS), 2);
+	EXPECT_EQ(comp_stat(COMP_OBJS), 0);
+	ASSERT_EQ(comp_write(5, 1), BLK_STS_OK);
+	EXPECT_TRUE(comp_holds(5, 1));
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+
+/* The VRAM offset of page @nr's object. */
+static u64 comp_vram_of(unsigned long nr)
+{
+	unsigned int obj, len;
+	u64 off;
+
+	ps3vram_heap_decode(&ps3vram_blk.heap, ps3vram_blk.table[nr].handle,
+			    &obj, &off, &len);
+	return off;
+}
+
+/*
+ * With checksum=1, a bit that changed in VRAM, in a compressed object or
+ * a whole page, is an I/O error (counted, poisoned), and the page next to
+ * it reads well; the negative control without checksums reads the whole
+ * page's changed bit as data.
+ */
+UNIT_TEST(blk_test_comp_checksums_catch_a_bit_changed_in_vram)
+{
+	blk_checksum = true;
+	unit_on_cleanup(blk_checksum_default, NULL);
+	comp_start(NULL);
+	comp_runs(blk_mem_at(0, 0), 80);
+	client_pattern(blk_mem_at(1, 0), PAGE_SIZE, 81);
+	ASSERT_EQ(comp_write(0, 0), BLK_STS_OK);
+	ASSERT_EQ(comp_write(1, 1), BLK_STS_OK);
+	ASSERT_EQ(comp_write(2, 1), BLK_STS_OK);
+	*blk_vram(comp_vram_of(0) + 5) ^= 0x10;
+	*blk_vram(comp_vram_of(1) + 100) ^= 0x01;
+	EXPECT_FALSE(comp_holds(0, 0));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(31, 0), PAGE_SIZE, BLK_POISON));
+	EXPECT_FALSE(comp_holds(1, 1));
+	EXPECT_TRUE(comp_holds(2, 1));
+	EXPECT_EQ(io_stat(BLK_CSUM_ERRORS), 2);
+	EXPECT_TRUE(unit_log_contains("ps3vram: checksum error in the object at"));
+	blk_unload();
+
+	blk_checksum = false;
+	ASSERT_EQ(blk_load_comp("lzo", NULL), 0);
+	ASSERT_EQ(comp_write(1, 1), BLK_STS_OK);
+	*blk_vram(comp_vram_of(1) + 100) ^= 0x01;
+	EXPECT_FALSE(comp_holds(1, 1));
+	EXPECT_EQ(*blk_mem_at(31, 100), *blk_mem_at(1, 100) ^ 0x01);
+	EXPECT_EQ(io_stat(BLK_CSUM_ERRORS), 0);
+}
+
+/*
+ * An object that does not decompress (a corrupt one, without checksums
+ * to catch it first) is an I/O error, counted in comp_stat, not data.
+ */
+UNIT_TEST(blk_test_comp_an_object_that_does_not_decompress_is_an_error)
+{
+	comp_start(NULL);
+	comp_runs(blk_mem_at(0, 0), 90);
+	ASSERT_EQ(comp_write(0, 0), BLK_STS_OK);
+	/* the stand-in codec's header byte */
+	*blk_vram(comp_vram_of(0)) = 0;
+	EXPECT_FALSE(comp_holds(0, 0));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(31, 0), PAGE_SIZE, BLK_POISON));
+	EXPECT_EQ(comp_stat(COMP_BAD), 1);
+	EXPECT_EQ(io_stat(BLK_FAILED_READS), 1);
+}

@@ -295,6 +295,9 @@ static inline bool blk_swapon_synchronous(void)
 static bool blk_loaded;
 /* The next load's checksum parameter (its default, but in blk_start_csum). */
 static bool blk_checksum;
+/* ... and its compress= and disksize= (the defaults, but in blk_start_comp). */
+static const char *blk_compress = "off";
+static const char *blk_disksize = "auto";
 
 /* rmmod ps3vram, and check it took everything with it. */
 static inline void blk_unload(void)
@@ -324,6 +327,7 @@ static inline int blk_load(const char *size_arg)
 	static const struct ps3vram_blk fresh = {
 		.lock = __RWSEM_INITIALIZER(ps3vram_blk.lock),
 		.rmw_lock = __MUTEX_INITIALIZER(ps3vram_blk.rmw_lock),
+		.heap_lock = __SPIN_LOCK_UNLOCKED(ps3vram_blk.heap_lock),
 	};
 	int ret;
 
@@ -331,6 +335,8 @@ static inline int blk_load(const char *size_arg)
 	ps3vram_blk = fresh;
 	size = (char *)(size_arg ?: "auto");
 	checksum = blk_checksum;
+	compress = (char *)blk_compress;
+	disksize = (char *)blk_disksize;
 	ret = ps3vram_blk_init();
 	EXPECT_EQ(unit_locks_held(), 0);
 	if (ret)
@@ -362,6 +368,24 @@ static inline void blk_start(unsigned int vram_mb)
 static inline void blk_checksum_default(void *unused)
 {
 	blk_checksum = false;
+}
+
+static inline void blk_comp_default(void *unused)
+{
+	blk_compress = "off";
+	blk_disksize = "auto";
+}
+
+/*
+ * ... with compress=@codec and disksize=@disksize (NULL: auto), for this
+ * test only: the load's result.
+ */
+static inline int blk_load_comp(const char *codec, const char *disksize_arg)
+{
+	blk_compress = codec;
+	blk_disksize = disksize_arg ?: "auto";
+	unit_on_cleanup(blk_comp_default, NULL);
+	return blk_load(NULL);
 }
 
 /* ... with checksum=1 (for this test only). */

@@ -19,6 +19,7 @@
 #include <linux/highmem.h>
 #include <linux/kobject.h>
 #include <linux/list.h>
+#include <linux/lzo.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/platform_device.h>
@@ -942,4 +943,91 @@ unsigned int unit_shim_leftovers(void)
 		n++;
 	}
 	return n;
+}
+
+/* ---- the stand-in for LZO (linux/lzo.h) ---- */
+
+/*
+ * A header byte (which codec), then tokens: UNIT_LZO_LIT n, then n bytes;
+ * UNIT_LZO_RUN n b, n times b (runs of 4 or more).  n is 1 to 255.
+ */
+enum { UNIT_LZO_LIT, UNIT_LZO_RUN };
+
+static int unit_lzo_compress(unsigned char mark, const unsigned char *src,
+			     size_t len, unsigned char *dst, size_t *dst_len)
+{
+	size_t i = 0, o = 0, run, lit = 0;
+
+	dst[o++] = mark;
+	while (i < len) {
+		for (run = 1; i + run < len && run < 255 &&
+		     src[i + run] == src[i]; run++)
+			;
+		if (run >= 4) {
+			dst[o++] = UNIT_LZO_RUN;
+			dst[o++] = run;
+			dst[o++] = src[i];
+			i += run;
+			continue;
+		}
+		/* literals up to the next run of 4, at most 255 */
+		for (lit = 0; i + lit < len && lit < 255; lit++)
+			if (i + lit + 3 < len && src[i + lit] == src[i + lit + 1] &&
+			    src[i + lit] == src[i + lit + 2] &&
+			    src[i + lit] == src[i + lit + 3])
+				break;
+		if (!lit)
+			lit = 1;
+		dst[o++] = UNIT_LZO_LIT;
+		dst[o++] = lit;
+		memcpy(dst + o, src + i, lit);
+		o += lit;
+		i += lit;
+	}
+	*dst_len = o;
+	return LZO_E_OK;
+}
+
+int lzo1x_1_compress(const unsigned char *src, size_t src_len,
+		     unsigned char *dst, size_t *dst_len, void *wrkmem)
+{
+	return unit_lzo_compress('L', src, src_len, dst, dst_len);
+}
+
+int lzorle1x_1_compress(const unsigned char *src, size_t src_len,
+			unsigned char *dst, size_t *dst_len, void *wrkmem)
+{
+	return unit_lzo_compress('R', src, src_len, dst, dst_len);
+}
+
+int lzo1x_decompress_safe(const unsigned char *src, size_t src_len,
+			  unsigned char *dst, size_t *dst_len)
+{
+	size_t i = 1, o = 0, n;
+
+	if (!src_len || (src[0] != 'L' && src[0] != 'R'))
+		return LZO_E_ERROR;
+	while (i < src_len) {
+		if (i + 2 > src_len)
+			return LZO_E_INPUT_OVERRUN;
+		n = src[i + 1];
+		if (!n || o + n > *dst_len)
+			return n ? LZO_E_OUTPUT_OVERRUN : LZO_E_ERROR;
+		if (src[i] == UNIT_LZO_RUN) {
+			if (i + 3 > src_len)
+				return LZO_E_INPUT_OVERRUN;
+			memset(dst + o, src[i + 2], n);
+			i += 3;
+		} else if (src[i] == UNIT_LZO_LIT) {
+			if (i + 2 + n > src_len)
+				return LZO_E_INPUT_OVERRUN;
+			memcpy(dst + o, src + i + 2, n);
+			i += 2 + n;
+		} else {
+			return LZO_E_ERROR;
+		}
+		o += n;
+	}
+	*dst_len = o;
+	return LZO_E_OK;
 }

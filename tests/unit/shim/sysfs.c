@@ -404,8 +404,12 @@ bool unit_sysfs_dir_exists(const char *path)
 
 int unit_sysfs_errno;
 
-/* The attribute @name of group @g, if it is there (@group: its dir name). */
-static struct attribute *unit_group_attr(const struct attribute_group *g,
+/*
+ * The attribute @name of group @g of @kobj, if it is there (@group: its
+ * dir name) and its is_visible() shows it.
+ */
+static struct attribute *unit_group_attr(struct kobject *kobj,
+					 const struct attribute_group *g,
 					 const char *group, const char *name)
 {
 	struct attribute **a;
@@ -414,7 +418,9 @@ static struct attribute *unit_group_attr(const struct attribute_group *g,
 		return NULL;
 	for (a = g->attrs; a && *a; a++)
 		if (!strcmp((*a)->name, name))
-			return *a;
+			return g->is_visible &&
+			       !g->is_visible(kobj, *a, a - g->attrs) ?
+			       NULL : *a;
 	return NULL;
 }
 
@@ -445,9 +451,10 @@ static struct attribute *unit_sysfs_find(const char *path,
 	}
 	if (kobj->ktype && kobj->ktype->default_groups)
 		for (g = kobj->ktype->default_groups; *g && !attr; g++)
-			attr = unit_group_attr(*g, group, name);
+			attr = unit_group_attr(kobj, *g, group, name);
 	for (i = 0; i < ARRAY_SIZE(kobj->groups) && !attr; i++)
-		attr = unit_group_attr(kobj->groups[i], group, name);
+		attr = unit_group_attr(kobj, kobj->groups[i], group,
+				       name);
 	*kobjp = kobj;
 	return attr;
 }

@@ -130,6 +130,8 @@ struct block_device_operations {
 	int (*rw_page)(struct block_device *bdev, sector_t sector,
 		       struct page *page, enum req_op op);
 #endif
+	void (*swap_slot_free_notify)(struct block_device *bdev,
+				      unsigned long offset);
 	struct module *owner;
 };
 
