@@ -42,6 +42,9 @@
 #   make bench-checksum  swap on /dev/ps3vram without and with checksum=1,
 #                     d k k d in one boot (tools/bench/tiers.sh, a few
 #                     minutes); make bench's report then has its table
+#   make bench-compress  swap of 3x RAM on /dev/ps3vram as it is and with
+#                     compress=lz4, d m m d in one boot (tools/bench/tiers.sh,
+#                     about 30 min); make bench's report then has its table
 #   make check-debug  the KASAN/lockdep/KUnit kernel tier, every scenario
 #                     (builds and caches that kernel: 5-6 min the first time)
 #   make intree       the patch series for 6.1 and 6.12 (checkpatch
@@ -76,7 +79,8 @@ KDIR ?= $(if $(wildcard $(RUNNING_KDIR)),$(RUNNING_KDIR),/lib/modules/$(KVER_61)
 MOD_SRCS := Kbuild include drivers mm
 
 .PHONY: all modules modules_install install deb setup setup-check demo check check-full check-ppc64 check-unit check-vm check-debug lint ps3 tools-ppc64 \
-	intree kernels mod-srcs tools clean soak bench bench-program bench-checksum
+	intree kernels mod-srcs tools clean soak bench bench-program bench-checksum \
+	bench-compress
 all: modules
 
 setup:
@@ -221,6 +225,10 @@ bench-program: setup
 
 bench-checksum: setup
 	@$(TOP)/tools/bench/run -n checksum tiers --guest tiers=d,k,k,d
+
+bench-compress: setup
+	@$(TOP)/tools/bench/run -n compress tiers --guest tiers=d,m,m,d \
+		--guest mib=3x
 
 check-debug: setup tools
 	@$(TOP)/scripts/debug-kernel check

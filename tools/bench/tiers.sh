@@ -16,6 +16,12 @@
 #   d  swap on /dev/ps3vram (all of the VRAM) above the disk, zswap off
 #   k  d with the block device's checksums (ps3vram checksum=1): a CRC-32
 #      of every 4 KiB computed on the way out, checked on the way in
+#   m  d with every page compressed in VRAM (ps3vram compress=lz4, the
+#      disk twice the VRAM by default, or rig.disksize=SIZE); its BENCH
+#      line adds comp_pages, the most pages /dev/ps3vram held while the
+#      workload ran (sampled every second), comp_vram_bytes, the VRAM of
+#      the heap's blocks then, comp_obj_bytes, the bytes of their
+#      objects, and comp_full, the writes refused because VRAM was full
 #   e  zswap with its default in-RAM pool in front of /dev/ps3vram
 #   f  zram (256 MiB) above the disk, /dev/ps3vram (all of the VRAM) its
 #      writeback device: every 5 s the pages zram stores whole (huge) and
@@ -39,7 +45,8 @@
 # The disk is run-vm's default: 150 IOPS, 30 MiB/s.
 #
 # Guest options: rig.passes=N (default 1), rig.tiers=a,b,... (default
-# a,b,c,g,d,e,f,h), rig.mib=N (default 1.5x RAM; smaller for a smoke run),
+# a,b,c,g,d,e,f,h), rig.mib=N, or Fx for F times RAM (default 1.5x;
+# smaller for a smoke run), rig.disksize (tier m),
 # rig.workload=sort: instead of swapbench, a real program nobody here
 # wrote, GNU sort (run-vm --bin sort), sorting lines of 2000 bytes (an
 # 8-digit key, then text that depends on it), keys a permutation of
@@ -59,7 +66,12 @@ SEED=14
 PASSES=$(rig_opt passes) || PASSES=1
 TIERS=$(rig_opt tiers) || TIERS=a,b,c,g,d,e,f,h
 TIERS=$(echo "$TIERS" | tr , ' ')
-MIB=$(rig_opt mib) || MIB=$(($(rig_ram_mib) * 3 / 2))
+MIB=$(rig_opt mib) || MIB=1.5x
+case $MIB in
+*x)	MIB=$(awk -v r="$(rig_ram_mib)" -v f="${MIB%x}" \
+		'BEGIN { printf "%d", r * f }') ;;
+esac
+[ "$MIB" -gt 0 ] 2>/dev/null || rig_fail "rig.mib=$(rig_opt mib): not MiB or a multiple of RAM"
 WORKLOAD=$(rig_opt workload) || WORKLOAD=swapbench
 CAP_S=$(rig_opt cap_s) || CAP_S=0
 CAPPED=0
@@ -68,6 +80,8 @@ CAPPED=0
 # order
 SORT_N=$((MIB * 1048576 / 2032 / 7919 * 7919 + 1))
 ZBUD=$(cat $Z/zpool)
+DISKSIZE=$(rig_opt disksize) || DISKSIZE=auto
+COMP=/sys/block/ps3vram/comp_stat
 RES=/tmp/tiers.res
 ZRAM=/sys/block/zram0
 
@@ -151,14 +165,16 @@ zswap_ps3vram()
 	echo 1 > $Z/enabled
 }
 
-# blk SIZE [CHECKSUM] - /dev/ps3vram of SIZE as swap above the disk,
-# with checksum=CHECKSUM (default 0)
+# blk SIZE [CHECKSUM [COMPRESS]] - /dev/ps3vram of SIZE as swap above the
+# disk, with checksum=CHECKSUM (default 0) and compress=COMPRESS (default
+# off; the disk then DISKSIZE)
 blk()
 {
 	unload ps3vram
 	modprobe ps3vram_emu || rig_fail "modprobe ps3vram_emu failed"
-	modprobe ps3vram size="$1" checksum="${2:-0}" ||
-		rig_fail "modprobe ps3vram size=$1 checksum=${2:-0} failed"
+	modprobe ps3vram size="$1" checksum="${2:-0}" compress="${3:-off}" \
+		disksize="$DISKSIZE" ||
+		rig_fail "modprobe ps3vram size=$1 checksum=${2:-0} compress=${3:-off} failed"
 	rig_wait_for /dev/ps3vram 5 || rig_fail "no /dev/ps3vram"
 	swap_add /dev/ps3vram 10
 }
@@ -237,6 +253,7 @@ setup()
 	c)	unload ps3vram; zswap_ps3vram 0 ;;
 	d)	unload ps3vram_swap; blk 256M ;;
 	k)	unload ps3vram_swap; blk 256M 1 ;;
+	m)	unload ps3vram_swap; blk 256M 0 lz4 ;;
 	e)	unload ps3vram_swap; blk 256M; echo 1 > $Z/enabled ;;
 	g)	unload ps3vram; zswap_ps3vram 64; blk 192M ;;
 	f)	unload ps3vram_swap; zram 256M ;;
@@ -297,14 +314,48 @@ rand_pass()
 		/tmp/sb.log | tail -n 1
 }
 
+# comp_sample - while /tmp/comp.on exists, keep in /tmp/comp.peak the
+# comp_stat line of the most pages /dev/ps3vram held in compressed mode
+comp_sample()
+{
+	local peak=0 line
+
+	while [ -e /tmp/comp.on ]; do
+		line=$(cat $COMP)
+		# shellcheck disable=SC2086 # the columns, split
+		set -- $line
+		if [ $(($1 + $3)) -gt "$peak" ]; then
+			peak=$(($1 + $3))
+			echo "$line" > /tmp/comp.peak
+		fi
+		sleep 1
+	done
+}
+
+# comp_fields - the BENCH line's fields of compressed mode, from the
+# sampled peak and the refusals of the whole run; nothing in other tiers
+comp_fields()
+{
+	[ -e /tmp/comp.peak ] || return 0
+	awk -v full="$(rig_column 5 $COMP)" '{
+		printf "comp_pages=%d comp_obj_bytes=%d comp_vram_bytes=%d comp_full=%d",
+			$1 + $3, $4, $9, full }' /tmp/comp.peak
+}
+
 # run TIER - the workload on TIER; one BENCH line
 run()
 {
-	local t0 t1 b0 pi po zi zo wall wb
+	local t0 t1 b0 pi po zi zo wall wb sampler
 
 	pi=$(vm pswpin) po=$(vm pswpout) zi=$(vm zswpin) zo=$(vm zswpout)
 	b0=$(rig_cpu_busy)
 	t0=$(cut -d' ' -f1 /proc/uptime)
+	rm -f /tmp/comp.peak
+	if [ -e $COMP ]; then
+		: > /tmp/comp.on
+		comp_sample &
+		sampler=$!
+	fi
 	if [ "$WORKLOAD" = sort ]; then
 		sort_run "$1"
 	else
@@ -315,6 +366,11 @@ run()
 		}
 	fi
 	t1=$(cut -d' ' -f1 /proc/uptime)
+	if [ -e /tmp/comp.on ]; then
+		rm /tmp/comp.on
+		wait "$sampler"
+		[ -e /tmp/comp.peak ] || rig_fail "tier $1: comp_stat never sampled"
+	fi
 	wall=$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')
 	rig_log "tier $1: $(tail -n 1 /tmp/sb.log)"
 	wb=$(zram_written)
@@ -329,7 +385,7 @@ run()
 		"max_pool_percent=$(cat $Z/max_pool_percent)" \
 		"zram_wb=$wb capped=$CAPPED" \
 		"$(sed -n 's/.*\(p99_us=[0-9]*\).*/\1/p' /tmp/sb.log)" \
-		"$(rand_pass)"
+		"$(rand_pass)" "$(comp_fields)"
 }
 
 [ -d $Z ] || rig_fail "no zswap in this kernel"
