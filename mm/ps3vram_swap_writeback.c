@@ -55,8 +55,7 @@ static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
 			spin_unlock(&pool->lock);
 			return -EAGAIN;
 		}
-		block->draining = true;
-		list_del_init(&block->list);
+		ps3vram_heap_drain(&pool->lists, block);
 		pool->drain = block;
 		pool->drain_obj = 0;
 	} else if (block->busy) {
@@ -123,10 +122,8 @@ static int ps3vram_swap_drain(struct ps3vram_swap_pool *pool,
 	} else if (ret == -EINPROGRESS) {
 		pool->drain_obj = obj;
 	} else {
-		block->draining = false;
+		ps3vram_heap_undrain(&pool->lists, block);
 		pool->drain = NULL;
-		if (block->used < objs)
-			list_add(&block->list, &pool->lists.partial[block->class]);
 		list_move(&block->lru, &pool->lists.lru);
 		ret = -EAGAIN;
 	}

@@ -330,3 +330,40 @@ void ps3vram_heap_release(struct ps3vram_heap_lists *lists,
 	ps3vram_heap_block_put(lists->heap, block);
 }
 EXPORT_SYMBOL_GPL(ps3vram_heap_release);
+
+/**
+ * ps3vram_heap_drain() - allocate no more objects in a block
+ * @lists: the user's lists, locked
+ * @block: one of its blocks, in use
+ *
+ * For a user that moves the objects out of @block (writeback,
+ * compaction): it leaves its class's partial list and stays off it when
+ * objects are freed, until ps3vram_heap_undrain(), or until it empties
+ * and is released.
+ */
+void ps3vram_heap_drain(struct ps3vram_heap_lists *lists,
+			struct ps3vram_heap_block *block)
+{
+	lockdep_assert_held(lists->lock);
+
+	block->draining = true;
+	list_del_init(&block->list);
+}
+EXPORT_SYMBOL_GPL(ps3vram_heap_drain);
+
+/**
+ * ps3vram_heap_undrain() - a drained block that still has objects takes
+ *	new ones again
+ * @lists: the user's lists, locked
+ * @block: one of its blocks, drained and not empty
+ */
+void ps3vram_heap_undrain(struct ps3vram_heap_lists *lists,
+			  struct ps3vram_heap_block *block)
+{
+	lockdep_assert_held(lists->lock);
+
+	block->draining = false;
+	if (block->used < ps3vram_heap_class_objs(block->class))
+		list_add(&block->list, &lists->partial[block->class]);
+}
+EXPORT_SYMBOL_GPL(ps3vram_heap_undrain);

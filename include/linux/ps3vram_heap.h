@@ -144,6 +144,10 @@ bool ps3vram_heap_free(struct ps3vram_heap_lists *lists,
 		       struct ps3vram_heap_block *block, unsigned int obj);
 void ps3vram_heap_release(struct ps3vram_heap_lists *lists,
 			  struct ps3vram_heap_block *block);
+void ps3vram_heap_drain(struct ps3vram_heap_lists *lists,
+			struct ps3vram_heap_block *block);
+void ps3vram_heap_undrain(struct ps3vram_heap_lists *lists,
+			  struct ps3vram_heap_block *block);
 struct ps3vram_heap_block *
 ps3vram_heap_decode(struct ps3vram_heap *heap, unsigned long handle,
 		    unsigned int *obj, u64 *vram_off, unsigned int *len);

@@ -262,8 +262,7 @@ UNIT_TEST(heap_test_a_busy_block_is_not_released_and_a_draining_one_gets_no_obje
 	block = ps3vram_heap_decode(&e.heap, h1, &obj, &off, &len);
 
 	spin_lock(&lock_a);
-	block->draining = true;
-	list_del_init(&block->list);
+	ps3vram_heap_drain(&e.lists, block);
 	block->busy = true;
 	spin_unlock(&lock_a);
 	/* Draining: the next object goes to a new block. */
@@ -280,6 +279,54 @@ UNIT_TEST(heap_test_a_busy_block_is_not_released_and_a_draining_one_gets_no_obje
 	spin_unlock(&lock_a);
 	EXPECT_FALSE(block->draining);
 	EXPECT_TRUE(heap_free(&e, h3));
+	EXPECT_EQ(e.heap.nr_free, e.heap.nr_blocks);
+	heap_env_stop(&e);
+}
+
+/*
+ * A drained block takes no new object, and a free does not put it back
+ * on the partial list, full or not; undrained, it takes objects again
+ * (but a full one stays off the list until a free).
+ */
+UNIT_TEST(heap_test_an_undrained_block_takes_objects_again)
+{
+	unsigned int class = ps3vram_heap_class(PAGE_SIZE);
+	struct ps3vram_heap_block *block;
+	unsigned long h[16], other;
+	unsigned int i, obj, len;
+	struct heap_env e;
+	u64 off;
+
+	dma_env_start(8);
+	heap_env_start(&e, "undrain", 2 * BLOCK, &lock_a);
+	for (i = 0; i < 16; i++)
+		h[i] = heap_alloc(&e, PAGE_SIZE);
+	block = ps3vram_heap_decode(&e.heap, h[0], &obj, &off, &len);
+	spin_lock(&lock_a);
+	ps3vram_heap_drain(&e.lists, block);
+	spin_unlock(&lock_a);
+	EXPECT_FALSE(heap_free(&e, h[3]));
+	EXPECT_TRUE(list_empty(&e.lists.partial[class]));
+	other = heap_alloc(&e, PAGE_SIZE);
+	EXPECT_EQ(heap_off(&e, other), BLOCK);
+
+	spin_lock(&lock_a);
+	ps3vram_heap_undrain(&e.lists, block);
+	spin_unlock(&lock_a);
+	EXPECT_FALSE(block->draining);
+	/* the block first on the list is used first: the undrained one */
+	h[3] = heap_alloc(&e, PAGE_SIZE);
+	EXPECT_EQ(heap_off(&e, h[3]), 3 * PAGE_SIZE);
+
+	/* full when undrained: off the list until a free */
+	spin_lock(&lock_a);
+	ps3vram_heap_drain(&e.lists, block);
+	ps3vram_heap_undrain(&e.lists, block);
+	spin_unlock(&lock_a);
+	EXPECT_TRUE(list_empty(&block->list));
+	for (i = 0; i < 16; i++)
+		heap_free(&e, h[i]);
+	EXPECT_TRUE(heap_free(&e, other));
 	EXPECT_EQ(e.heap.nr_free, e.heap.nr_blocks);
 	heap_env_stop(&e);
 }
