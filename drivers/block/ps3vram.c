@@ -75,6 +75,7 @@
 #include <linux/blkdev.h>
 #include <linux/crc32.h>
 #include <linux/highmem.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/lz4.h>
 #include <linux/lzo.h>
@@ -88,6 +89,7 @@
 #include <linux/ps3vram_dma.h>
 #include <linux/ps3vram_heap.h>
 #include <linux/rwsem.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -249,6 +251,10 @@ enum ps3vram_blk_comp_item {
 	PS3VRAM_BLK_COMP_NOTIFY_FREE,	/* pages swap freed */
 	PS3VRAM_BLK_COMP_NOTIFY_MISS,	/* of them, left to free_work */
 	PS3VRAM_BLK_COMP_BAD,		/* objects that did not decompress */
+	/* after the VRAM and table bytes in comp_stat: */
+	PS3VRAM_BLK_COMP_COMPACTIONS,	/* compaction passes */
+	PS3VRAM_BLK_COMP_MOVED,		/* objects they moved */
+	PS3VRAM_BLK_COMP_FREED,		/* blocks they emptied */
 	NR_PS3VRAM_BLK_COMP_STATS,
 };
 
@@ -351,6 +357,9 @@ static const struct ps3vram_blk_codec ps3vram_blk_codecs[] = {
  * @bounce: a page for the read-modify-writes of parts of pages
  * @freeing: pages swap freed while they were locked, a bit per page
  * @free_work: frees them
+ * @compact_lock: one compaction at a time
+ * @compact_work: compacts when a write found the VRAM full or tight
+ * @compacted: jiffies when the last compaction started
  * @comp_stat: comp_stat counters
  */
 struct ps3vram_blk {
@@ -377,12 +386,16 @@ struct ps3vram_blk {
 	void *bounce;
 	unsigned long *freeing;
 	struct work_struct free_work;
+	struct mutex compact_lock;	/* see above */
+	struct work_struct compact_work;
+	unsigned long compacted;
 	atomic64_t comp_stat[NR_PS3VRAM_BLK_COMP_STATS];
 };
 
 static struct ps3vram_blk ps3vram_blk = {
 	.lock = __RWSEM_INITIALIZER(ps3vram_blk.lock),
 	.rmw_lock = __MUTEX_INITIALIZER(ps3vram_blk.rmw_lock),
+	.compact_lock = __MUTEX_INITIALIZER(ps3vram_blk.compact_lock),
 	.heap_lock = __SPIN_LOCK_UNLOCKED(ps3vram_blk.heap_lock),
 };
 
@@ -754,6 +767,16 @@ static struct mutex *ps3vram_blk_page_lock(unsigned long page)
 	return &ps3vram_blk.page_lock[page % PS3VRAM_BLK_PAGE_LOCKS];
 }
 
+/*
+ * A write found the VRAM full, or the heap tight: compact in the
+ * background, at most once a second.
+ */
+static void ps3vram_blk_comp_compact_soon(void)
+{
+	if (time_after(jiffies, READ_ONCE(ps3vram_blk.compacted) + HZ))
+		schedule_work(&ps3vram_blk.compact_work);
+}
+
 /* Is @page one word repeated?  Which, in @word. */
 static bool ps3vram_blk_same(const void *page, unsigned long *word)
 {
@@ -767,19 +790,25 @@ static bool ps3vram_blk_same(const void *page, unsigned long *word)
 	return true;
 }
 
-/* The object at @handle goes back to the heap. */
-static void ps3vram_blk_heap_free(unsigned long handle)
+/*
+ * The object at @handle goes back to the heap.  Return: true when its
+ * block emptied and went back too.
+ */
+static bool ps3vram_blk_heap_free(unsigned long handle)
 {
 	struct ps3vram_heap_block *block;
 	unsigned int nr, len;
+	bool empty;
 	u64 vram_off;
 
 	spin_lock(&ps3vram_blk.heap_lock);
 	block = ps3vram_heap_decode(&ps3vram_blk.heap, handle, &nr, &vram_off,
 				    &len);
-	if (ps3vram_heap_free(&ps3vram_blk.lists, block, nr))
+	empty = ps3vram_heap_free(&ps3vram_blk.lists, block, nr);
+	if (empty)
 		ps3vram_heap_release(&ps3vram_blk.lists, block);
 	spin_unlock(&ps3vram_blk.heap_lock);
+	return empty;
 }
 
 /* Page @obj reads as zeroes again, and what it held is freed.  Locked. */
@@ -861,6 +890,8 @@ static int ps3vram_blk_comp_store(unsigned long page, const void *src)
 	ret = ps3vram_heap_alloc(&ps3vram_blk.lists, ps3vram_heap_class(len),
 				 &handle);
 	spin_unlock(&ps3vram_blk.heap_lock);
+	if (ret || READ_ONCE(ps3vram_blk.heap.tight))
+		ps3vram_blk_comp_compact_soon();
 	if (ret) {
 		ps3vram_dma_slot_put(client, slot);
 		ps3vram_blk_comp_count(PS3VRAM_BLK_COMP_FULL, 1);
@@ -1150,6 +1181,160 @@ static void ps3vram_blk_comp_trim(struct bio *bio)
 		ps3vram_blk_comp_discard(first, end - first, false);
 }
 
+/*
+ * Compaction.  The heap frees a block only when its last object goes, so
+ * after swap has freed pages at random many blocks are partly empty.  The
+ * table is the only thing that points at an object, so an object can
+ * move: in each class, the sparsest partly filled blocks whose objects
+ * the room in the class's other blocks can take are drained (nothing is
+ * allocated in them any more), every page whose object is in one of them
+ * is moved under its lock (downloaded, uploaded into another block, the
+ * entry switched, the old object freed), and a drained block that still
+ * has objects (a move failed) takes objects again.
+ */
+
+/*
+ * Drain the sparsest partly filled blocks of class @class that the
+ * class's other partly filled blocks can take the objects of: K blocks
+ * empty into the others when the class's free room is at least K blocks'
+ * worth, whichever K they are.  @hist: scratch, PS3VRAM_HEAP_MAX_OBJS
+ * entries.  heap_lock held.  Return: blocks drained.
+ */
+static unsigned int ps3vram_blk_drain_class(unsigned int class,
+					    unsigned int *hist)
+{
+	struct list_head *partial = &ps3vram_blk.lists.partial[class];
+	unsigned int objs = ps3vram_heap_class_objs(class);
+	struct ps3vram_heap_block *block, *next;
+	unsigned int used, left, n = 0;
+	unsigned long room = 0;
+
+	memset(hist, 0, objs * sizeof(*hist));
+	list_for_each_entry(block, partial, list) {
+		hist[block->used]++;
+		room += objs - block->used;
+	}
+	left = room / objs;
+	for (used = 1; used < objs; used++) {
+		hist[used] = min(hist[used], left);
+		left -= hist[used];
+	}
+	list_for_each_entry_safe(block, next, partial, list) {
+		if (!hist[block->used])
+			continue;
+		hist[block->used]--;
+		ps3vram_heap_drain(&ps3vram_blk.lists, block);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Move page @page's object out of a drained block, under the page's
+ * lock.  Return: 0 (moved, or nothing to move), or -ENOSPC or -EIO, which
+ * end the pass (the object then stays where it is).
+ */
+static int ps3vram_blk_comp_move(unsigned long page)
+{
+	struct ps3vram_blk_obj *obj = &ps3vram_blk.table[page];
+	struct mutex *lock = ps3vram_blk_page_lock(page);
+	struct ps3vram_dma_client *client = ps3vram_blk.client;
+	struct ps3vram_heap_block *block;
+	struct ps3vram_dma_robust how;
+	struct ps3vram_dma_slot *slot;
+	unsigned int len, nr, room;
+	unsigned long handle;
+	bool drained;
+	u64 vram_off;
+	int ret = 0;
+
+	mutex_lock(lock);
+	len = obj->info & PS3VRAM_BLK_OBJ_LEN;
+	if (!len)
+		goto out;
+	spin_lock(&ps3vram_blk.heap_lock);
+	block = ps3vram_heap_decode(&ps3vram_blk.heap, obj->handle, &nr,
+				    &vram_off, &room);
+	drained = block->draining;
+	spin_unlock(&ps3vram_blk.heap_lock);
+	if (!drained)
+		goto out;
+
+	slot = ps3vram_dma_slot_get(client);
+	/* An object that does not read back stays: its reads fail anyway. */
+	if (ps3vram_blk_comp_fetch(obj, slot))
+		goto put;
+	spin_lock(&ps3vram_blk.heap_lock);
+	ret = ps3vram_heap_alloc(&ps3vram_blk.lists, block->class, &handle);
+	spin_unlock(&ps3vram_blk.heap_lock);
+	if (ret) {
+		ret = -ENOSPC;
+		goto put;
+	}
+	block = ps3vram_heap_decode(&ps3vram_blk.heap, handle, &nr, &vram_off,
+				    &room);
+	ret = ps3vram_dma_upload_robust(client, slot, 0, vram_off,
+					round_up(len, PS3VRAM_DMA_ALIGN), &how);
+	ps3vram_blk_count_robust(&how, true, 0, ret);
+	if (ret) {
+		ps3vram_blk_heap_free(handle);
+		goto put;
+	}
+	spin_lock(&ps3vram_blk.heap_lock);
+	__clear_bit(nr, block->pending);
+	spin_unlock(&ps3vram_blk.heap_lock);
+	swap(obj->handle, handle);
+	if (ps3vram_blk_heap_free(handle))
+		ps3vram_blk_comp_count(PS3VRAM_BLK_COMP_FREED, 1);
+	ps3vram_blk_comp_count(PS3VRAM_BLK_COMP_MOVED, 1);
+put:
+	ps3vram_dma_slot_put(client, slot);
+out:
+	mutex_unlock(lock);
+	return ret;
+}
+
+/* One compaction pass.  Return: 0, or -ENOMEM. */
+static int ps3vram_blk_comp_compact(void)
+{
+	unsigned long page, nr = ps3vram_blk.bytes >> PAGE_SHIFT;
+	struct ps3vram_heap_block *block;
+	unsigned int class, drained = 0;
+	unsigned int *hist;
+
+	hist = kmalloc_array(PS3VRAM_HEAP_MAX_OBJS, sizeof(*hist), GFP_KERNEL);
+	if (!hist)
+		return -ENOMEM;
+	mutex_lock(&ps3vram_blk.compact_lock);
+	down_read(&ps3vram_blk.lock);
+	WRITE_ONCE(ps3vram_blk.compacted, jiffies);
+	ps3vram_blk_comp_count(PS3VRAM_BLK_COMP_COMPACTIONS, 1);
+	for (class = 0; class < PS3VRAM_HEAP_NR_CLASSES; class++) {
+		spin_lock(&ps3vram_blk.heap_lock);
+		drained += ps3vram_blk_drain_class(class, hist);
+		spin_unlock(&ps3vram_blk.heap_lock);
+	}
+	for (page = 0; drained && page < nr; page++) {
+		if (ps3vram_blk_comp_move(page))
+			break;
+		cond_resched();
+	}
+	spin_lock(&ps3vram_blk.heap_lock);
+	list_for_each_entry(block, &ps3vram_blk.lists.lru, lru)
+		if (block->draining)
+			ps3vram_heap_undrain(&ps3vram_blk.lists, block);
+	spin_unlock(&ps3vram_blk.heap_lock);
+	up_read(&ps3vram_blk.lock);
+	mutex_unlock(&ps3vram_blk.compact_lock);
+	kfree(hist);
+	return 0;
+}
+
+static void ps3vram_blk_comp_compact_work(struct work_struct *work)
+{
+	ps3vram_blk_comp_compact();
+}
+
 /* ---- sectors a removed engine took along ------------------------------- */
 
 /* Is any of @nr sectors from @sector lost?  ps3vram_blk.lock held. */
@@ -1403,35 +1588,55 @@ static ssize_t io_stat_show(struct device *dev, struct device_attribute *attr,
 static DEVICE_ATTR_RO(io_stat);
 
 /*
- * Compressed mode's counters, then the VRAM its objects' blocks take and
- * the RAM its table takes, in bytes.
+ * Compressed mode's counters, with the VRAM its objects' blocks take and
+ * the RAM its table takes, in bytes, before compaction's.
  */
 static ssize_t comp_stat_show(struct device *dev,
 			      struct device_attribute *attr, char *buf)
 {
 	unsigned long blocks = READ_ONCE(ps3vram_blk.lists.blocks);
-	ssize_t len = ps3vram_dma_sysfs_stats(buf, 0, ps3vram_blk.comp_stat,
-					      NR_PS3VRAM_BLK_COMP_STATS);
+	const atomic64_t *stat = ps3vram_blk.comp_stat;
+	ssize_t len;
 
-	return len + sysfs_emit_at(buf, len, " %llu %llu\n",
-				   (u64)blocks << PS3VRAM_HEAP_BLOCK_SHIFT,
-				   (u64)(ps3vram_blk.bytes >> PAGE_SHIFT) *
-				   sizeof(struct ps3vram_blk_obj));
+	len = ps3vram_dma_sysfs_stats(buf, 0, stat,
+				      PS3VRAM_BLK_COMP_COMPACTIONS);
+	len += sysfs_emit_at(buf, len, " %llu %llu",
+			     (u64)blocks << PS3VRAM_HEAP_BLOCK_SHIFT,
+			     (u64)(ps3vram_blk.bytes >> PAGE_SHIFT) *
+			     sizeof(struct ps3vram_blk_obj));
+	len = ps3vram_dma_sysfs_stats(buf, len,
+				      stat + PS3VRAM_BLK_COMP_COMPACTIONS,
+				      NR_PS3VRAM_BLK_COMP_STATS -
+				      PS3VRAM_BLK_COMP_COMPACTIONS);
+	return len + sysfs_emit_at(buf, len, "\n");
 }
 
 static DEVICE_ATTR_RO(comp_stat);
 
+/* Writing anything compacts the VRAM now. */
+static ssize_t compact_store(struct device *dev, struct device_attribute *attr,
+			     const char *buf, size_t len)
+{
+	int ret = ps3vram_blk_comp_compact();
+
+	return ret ?: len;
+}
+
+static DEVICE_ATTR_WO(compact);
+
 static struct attribute *ps3vram_blk_attrs[] = {
 	&dev_attr_io_stat.attr,
 	&dev_attr_comp_stat.attr,
+	&dev_attr_compact.attr,
 	NULL,
 };
 
-/* comp_stat only in compressed mode. */
+/* comp_stat and compact only in compressed mode. */
 static umode_t ps3vram_blk_attr_visible(struct kobject *kobj,
 					struct attribute *attr, int n)
 {
-	if (attr == &dev_attr_comp_stat.attr && !ps3vram_blk.table)
+	if ((attr == &dev_attr_comp_stat.attr ||
+	     attr == &dev_attr_compact.attr) && !ps3vram_blk.table)
 		return 0;
 	return attr->mode;
 }
@@ -1613,6 +1818,7 @@ static void ps3vram_blk_comp_exit(void)
 
 	if (ps3vram_blk.table) {
 		cancel_work_sync(&ps3vram_blk.free_work);
+		cancel_work_sync(&ps3vram_blk.compact_work);
 		for (i = 0; i < nr; i++)
 			ps3vram_blk_obj_free(&ps3vram_blk.table[i]);
 		kvfree(ps3vram_blk.table);
@@ -1651,6 +1857,8 @@ static int ps3vram_blk_comp_init(void)
 	for (i = 0; i < PS3VRAM_BLK_PAGE_LOCKS; i++)
 		mutex_init(&ps3vram_blk.page_lock[i]);
 	INIT_WORK(&ps3vram_blk.free_work, ps3vram_blk_comp_free_work);
+	INIT_WORK(&ps3vram_blk.compact_work, ps3vram_blk_comp_compact_work);
+	ps3vram_blk.compacted = jiffies - 2 * HZ;
 	ps3vram_blk.table = kvcalloc(ps3vram_blk.bytes >> PAGE_SHIFT,
 				     sizeof(*ps3vram_blk.table), GFP_KERNEL);
 	ps3vram_blk.freeing = bitmap_zalloc(ps3vram_blk.bytes >> PAGE_SHIFT,

@@ -1411,12 +1411,13 @@ UNIT_TEST(blk_test_io_stat_counts_each_event_in_its_column)
  * says: objects, of them stored whole, pages of one word, the objects'
  * bytes, writes refused for want of VRAM, pages swap freed, of them left
  * to the free work, objects that did not decompress, the VRAM of the
- * objects' blocks, the table's RAM.
+ * objects' blocks, the table's RAM; compaction passes, the objects they
+ * moved and the blocks they emptied.
  */
 enum {
 	COMP_OBJS, COMP_WHOLE, COMP_SAME, COMP_BYTES, COMP_FULL,
 	COMP_NOTIFY_FREE, COMP_NOTIFY_LATER, COMP_BAD, COMP_VRAM, COMP_TABLE,
-	COMP_COLS
+	COMP_COMPACTIONS, COMP_MOVED, COMP_FREED, COMP_COLS
 };
 
 #define comp_stat(col)	unit_sysfs_col(BLK_SYS "comp_stat", col, COMP_COLS)
@@ -1800,4 +1801,106 @@ UNIT_TEST(blk_test_comp_an_object_that_does_not_decompress_is_an_error)
 	EXPECT_TRUE(blk_is_all(blk_mem_at(31, 0), PAGE_SIZE, BLK_POISON));
 	EXPECT_EQ(comp_stat(COMP_BAD), 1);
 	EXPECT_EQ(io_stat(BLK_FAILED_READS), 1);
+}
+
+/* Write page @nr of the disk whole, incompressible, from seed 100 + @nr. */
+static blk_status_t comp_write_whole(unsigned long nr)
+{
+	client_pattern(blk_mem_at(0, 0), PAGE_SIZE, 100 + nr);
+	return comp_write(nr, 0);
+}
+
+/* Does page @nr hold what comp_write_whole() wrote? */
+static bool comp_holds_whole(unsigned long nr)
+{
+	client_pattern(blk_mem_at(1, 0), PAGE_SIZE, 100 + nr);
+	return comp_holds(nr, 1);
+}
+
+/*
+ * 64 whole pages fill 4 blocks (16 objects of a page each); with 12 of
+ * every 16 freed, each block keeps 4.  Writing compact moves the objects
+ * of the 3 sparsest blocks into the fourth and gives their VRAM back;
+ * every page still reads as written.  A pass whose copies all fail
+ * moves nothing and loses nothing, and its blocks take new objects again.
+ */
+UNIT_TEST(blk_test_comp_compaction_empties_sparse_blocks_keeps_every_page)
+{
+	unsigned long i;
+
+	comp_start(NULL);
+	for (i = 0; i < 64; i++)
+		ASSERT_EQ(comp_write_whole(i), BLK_STS_OK);
+	for (i = 0; i < 64; i++)
+		if (i % 16 >= 4)
+			ASSERT_EQ(blk_op(REQ_OP_DISCARD, i * PAGE_SECTORS,
+					 PAGE_SIZE), BLK_STS_OK);
+	EXPECT_EQ(comp_stat(COMP_OBJS), 16);
+	EXPECT_EQ(comp_stat(COMP_VRAM), 4 * COMP_BLOCK);
+
+	blk_vram_unreachable(true);
+	EXPECT_EQ(unit_sysfs_write(BLK_SYS "compact", "1"), 0);
+	blk_vram_unreachable(false);
+	EXPECT_EQ(comp_stat(COMP_COMPACTIONS), 1);
+	EXPECT_EQ(comp_stat(COMP_MOVED), 0);
+	EXPECT_EQ(comp_stat(COMP_VRAM), 4 * COMP_BLOCK);
+	/* undrained: a new page goes into one of them, not a new block */
+	ASSERT_EQ(comp_write_whole(100), BLK_STS_OK);
+	EXPECT_EQ(comp_stat(COMP_VRAM), 4 * COMP_BLOCK);
+	ASSERT_EQ(blk_op(REQ_OP_DISCARD, 100 * PAGE_SECTORS, PAGE_SIZE),
+		  BLK_STS_OK);
+
+	EXPECT_EQ(unit_sysfs_write(BLK_SYS "compact", "1"), 0);
+	EXPECT_EQ(comp_stat(COMP_COMPACTIONS), 2);
+	EXPECT_EQ(comp_stat(COMP_MOVED), 12);
+	EXPECT_EQ(comp_stat(COMP_FREED), 3);
+	EXPECT_EQ(comp_stat(COMP_VRAM), COMP_BLOCK);
+	EXPECT_EQ(comp_stat(COMP_OBJS), 16);
+	for (i = 0; i < 64; i++)
+		if (i % 16 < 4)
+			EXPECT_TRUE(comp_holds_whole(i));
+	/* nothing more to gain: the next pass moves nothing */
+	EXPECT_EQ(unit_sysfs_write(BLK_SYS "compact", "1"), 0);
+	EXPECT_EQ(comp_stat(COMP_MOVED), 12);
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+
+/*
+ * A write that finds the VRAM full schedules a compaction: the claim
+ * filled with whole pages, three of every four freed, a page that
+ * compresses (another size class) has no block left; after the work has
+ * run it has, and every page reads as written.
+ */
+UNIT_TEST(blk_test_comp_a_full_vram_compacts_in_the_background)
+{
+	unsigned long i, fit;
+
+	comp_start(NULL);
+	fit = comp_claim() / PAGE_SIZE;
+	for (i = 0; i < fit; i++)
+		ASSERT_EQ(comp_write_whole(i), BLK_STS_OK);
+	for (i = 0; i < fit; i++)
+		if (i % 4)
+			ASSERT_EQ(blk_op(REQ_OP_DISCARD, i * PAGE_SECTORS,
+					 PAGE_SIZE), BLK_STS_OK);
+	comp_runs(blk_mem_at(2, 0), 3);
+	EXPECT_EQ(comp_write(fit, 2), BLK_STS_IOERR);
+	EXPECT_EQ(comp_stat(COMP_FULL), 1);
+	EXPECT_EQ(comp_stat(COMP_COMPACTIONS), 0);
+	unit_work_run_due();
+	EXPECT_EQ(comp_stat(COMP_COMPACTIONS), 1);
+	EXPECT_GT(comp_stat(COMP_FREED), 0);
+	EXPECT_EQ(comp_write(fit, 2), BLK_STS_OK);
+	EXPECT_TRUE(comp_holds(fit, 2));
+	for (i = 0; i < fit; i += 4)
+		EXPECT_TRUE(comp_holds_whole(i));
+}
+
+/* compact exists only with compress=. */
+UNIT_TEST(blk_test_comp_compact_only_in_compressed_mode)
+{
+	blk_engine_start(COMP_VRAM_MB);
+	blk_comp_default(NULL);
+	ASSERT_EQ(blk_load(NULL), 0);
+	EXPECT_EQ(unit_sysfs_write(BLK_SYS "compact", "1"), -ENOENT);
 }

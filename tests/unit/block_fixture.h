@@ -327,6 +327,7 @@ static inline int blk_load(const char *size_arg)
 	static const struct ps3vram_blk fresh = {
 		.lock = __RWSEM_INITIALIZER(ps3vram_blk.lock),
 		.rmw_lock = __MUTEX_INITIALIZER(ps3vram_blk.rmw_lock),
+		.compact_lock = __MUTEX_INITIALIZER(ps3vram_blk.compact_lock),
 		.heap_lock = __SPIN_LOCK_UNLOCKED(ps3vram_blk.heap_lock),
 	};
 	int ret;

@@ -230,6 +230,11 @@ const char *unit_sysfs_read(const char *path);
 extern int unit_sysfs_errno;
 bool unit_sysfs_dir_exists(const char *path);
 /*
+ * Write @text to an attribute through its store().  Return: 0 when it
+ * took it all, or -errno (-ENOENT: no such file, -EACCES: not writable).
+ */
+int unit_sysfs_write(const char *path, const char *text);
+/*
  * Parse a one-line attribute of space-separated unsigned numbers into
  * @vals.  Return: the number of columns, or -errno (-EPROTO when the text
  * is not numbers separated by single spaces and ended by one newline).

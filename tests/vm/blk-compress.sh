@@ -17,6 +17,9 @@
 #   pages than their VRAM holds raw; the module stays while swapped on;
 #   swapoff frees every object (swap_slot_free_notify, and free_work for
 #   pages that were busy) but mkswap's header page.
+# - Compaction: every 2 s while the workload swaps (every page still
+#   verifies), and once after it, when its freed pages left the blocks
+#   sparse: objects move, blocks go back to the heap.
 #
 # rig: --append "zswap.enabled=0" --timeout 900
 # rig-allow: ps3vram: checksum error in the object at|I/O error, dev ps3vram|Buffer I/O error on dev ps3vram|ps3vram: page [0-9]* does not decompress|compress=nope: not a compressor|disksize=lots: not a size
@@ -26,7 +29,8 @@
 B=/sys/block/ps3vram
 
 # comp_stat's columns: objects, whole, same, bytes, full, notify_free,
-# notify_miss, bad, VRAM bytes of the objects' blocks, table bytes
+# notify_miss, bad, VRAM bytes of the objects' blocks, table bytes,
+# compactions, objects they moved, blocks they emptied
 comp()
 {
 	rig_column "$1" $B/comp_stat
@@ -77,8 +81,22 @@ rig-swapon -p 10 /dev/ps3vram || rig_fail "swapon -p 10 /dev/ps3vram failed"
 
 out0=$(rig_vmstat pswpout)
 mib=$(($(rig_ram_mib) * 2))
-rig_swapbench -s "$mib" -p 2 -o mixed -d mixed -S 3 -q ||
-	rig_fail "swapbench exit $? on $mib MiB with swap on /dev/ps3vram"
+# compaction every 2 s while the workload swaps: every page still verifies
+: > /tmp/compacting
+(
+	while [ -e /tmp/compacting ]; do
+		echo 1 > $B/compact || : > /tmp/compact.failed
+		sleep 2
+	done
+) &
+compactor=$!
+rc=0
+rig_swapbench -s "$mib" -p 2 -o mixed -d mixed -S 3 -q || rc=$?
+rm /tmp/compacting
+wait "$compactor"
+[ ! -e /tmp/compact.failed ] || rig_fail "a write to $B/compact failed"
+[ "$rc" = 0 ] ||
+	rig_fail "swapbench exit $rc on $mib MiB with swap on /dev/ps3vram"
 out=$(($(rig_vmstat pswpout) - out0))
 rig_log "pswpout $out; io_stat: $(cat $B/io_stat); comp_stat: $(cat $B/comp_stat)"
 rig_meminfo
@@ -92,6 +110,17 @@ held=$(($(comp 1) * $(rig_page_kib) * 1024))
 	rig_fail "$held bytes of pages in $(comp 4) bytes of objects"
 rig_log "pages per object byte: $((held * 100 / $(comp 4)))%," \
 	"per byte of the objects' blocks: $((held * 100 / $(comp 9)))%"
+[ "$(comp 11)" -gt 1 ] || rig_fail "no compaction ran: $(cat $B/comp_stat)"
+
+# the workload's pages freed, its blocks are sparse: compaction empties some
+vram=$(comp 9) moved=$(comp 12)
+echo 1 > $B/compact || rig_fail "cannot write $B/compact"
+rig_log "compacted: comp_stat: $(cat $B/comp_stat);" \
+	"per byte of the objects' blocks: $((held * 100 / $(comp 9)))%"
+[ "$(comp 12)" -gt "$moved" ] ||
+	rig_fail "compaction moved nothing: $(cat $B/comp_stat)"
+[ "$(comp 9)" -lt "$vram" ] ||
+	rig_fail "compaction freed no block: $vram bytes of them before, $(cat $B/comp_stat)"
 
 rmmod ps3vram 2>/dev/null && rig_fail "ps3vram unloaded while swapped on"
 swapoff /dev/ps3vram || rig_fail "swapoff /dev/ps3vram failed"

@@ -501,6 +501,26 @@ const char *unit_sysfs_read(const char *path)
 	return text;
 }
 
+int unit_sysfs_write(const char *path, const char *text)
+{
+	struct kobject *kobj = NULL;
+	struct attribute *attr;
+	ssize_t ret;
+
+	attr = unit_sysfs_find(path, &kobj);
+	if (!attr || !kobj->ktype)
+		return -ENOENT;
+	if (!(attr->mode & 0222) || !kobj->ktype->sysfs_ops ||
+	    !kobj->ktype->sysfs_ops->store)
+		return -EACCES;
+	unit_lock_acquire(&unit_kn_active, __FILE__, __LINE__);
+	ret = kobj->ktype->sysfs_ops->store(kobj, attr, text, strlen(text));
+	unit_lock_release(&unit_kn_active, __FILE__, __LINE__);
+	if (ret < 0)
+		return ret;
+	return ret == (ssize_t)strlen(text) ? 0 : -EPROTO;
+}
+
 int unit_sysfs_u64s(const char *path, u64 *vals, int max)
 {
 	const char *s = unit_sysfs_read(path);

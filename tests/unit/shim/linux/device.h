@@ -39,6 +39,8 @@ struct device_attribute {
 	struct device_attribute dev_attr_##_name = __ATTR_RO(_name)
 #define DEVICE_ATTR_RW(_name) \
 	struct device_attribute dev_attr_##_name = __ATTR_RW(_name)
+#define DEVICE_ATTR_WO(_name) \
+	struct device_attribute dev_attr_##_name = __ATTR_WO(_name)
 
 /*
  * The sysfs_ops of a device's kobject (drivers/base/core.c's dev_sysfs_ops,

@@ -12,6 +12,7 @@
 #define UNIT_JIFFY_NS	(NSEC_PER_SEC / HZ)
 
 #define jiffies		((unsigned long)(unit_clock_ns / UNIT_JIFFY_NS))
+#define time_after(a, b)	((long)((b) - (a)) < 0)
 
 static inline unsigned long msecs_to_jiffies(unsigned int m)
 {
