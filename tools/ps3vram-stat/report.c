@@ -107,6 +107,14 @@ static const struct {
 				    PS_DIO_FAILED, -1 },
 	[PS_C_BLK_DMA_CPU_COPIES] = { "dma_cpu_copies", PS_BLK_DMA_IO_STAT,
 				      PS_DIO_CPU_READS, PS_DIO_CPU_WRITES },
+	[PS_C_BLK_COMP_FULL]	= { "comp_full", PS_BLK_COMP_STAT,
+				    PS_COMP_FULL, -1 },
+	[PS_C_BLK_COMPACTIONS]	= { "compactions", PS_BLK_COMP_STAT,
+				    PS_COMP_COMPACTIONS, -1 },
+	[PS_C_BLK_COMPACT_MOVED] = { "compact_moved", PS_BLK_COMP_STAT,
+				     PS_COMP_MOVED, -1 },
+	[PS_C_BLK_COMPACT_FREED] = { "compact_blocks_freed", PS_BLK_COMP_STAT,
+				     PS_COMP_BLOCKS_FREED, -1 },
 };
 
 /* JSON keys of the gauges, and how many decimals they deserve. */
@@ -133,6 +141,10 @@ static const struct {
 	[PS_G_RAM_BYTES]	= { "ram_bytes", 0 },
 	[PS_G_BROKEN]		= { "broken", 0 },
 	[PS_G_BLK_DISK]		= { "disk_bytes", 0 },
+	[PS_G_BLK_COMP_PAGES]	= { "comp_pages", 0 },
+	[PS_G_BLK_COMP_BYTES]	= { "comp_object_bytes", 0 },
+	[PS_G_BLK_COMP_VRAM]	= { "comp_vram_bytes", 0 },
+	[PS_G_BLK_COMP_RATIO]	= { "comp_ratio", 3 },
 };
 
 enum ps_src {
@@ -206,6 +218,11 @@ static const struct ps_col ps_cols[] = {
 	{ "recovery", "brkms", 5, 7, true, PS_DELTA, PS_C_BROKEN_MS, 1, 0 },
 	{ "recovery", "held", 4, 6, true, PS_GAUGE, PS_G_HELD_OBJECTS, 1, 0 },
 	{ "recovery", "gone", 4, 6, true, PS_DELTA, PS_C_REJECT_GONE, 1, 0 },
+	/* /dev/ps3vram with compress=, last for the same reason */
+	{ "comp", "ratio", 5, 5, true, PS_GAUGE, PS_G_BLK_COMP_RATIO, 1, 2 },
+	{ "comp", "MiB", 5, 7, true, PS_GAUGE, PS_G_BLK_COMP_VRAM, PS_MIB, 1 },
+	{ "comp", "mv", 4, 6, true, PS_DELTA, PS_C_BLK_COMPACT_MOVED, 1, 0 },
+	{ "comp", "full", 4, 6, true, PS_DELTA, PS_C_BLK_COMP_FULL, 1, 0 },
 };
 
 #define PS_NR_COLS	(sizeof(ps_cols) / sizeof(ps_cols[0]))
@@ -274,6 +291,23 @@ static void ps_row_waits(struct ps_row *row, const struct ps_sample *cur,
 		row->gauge[i].v /= 1000;
 }
 
+/* /dev/ps3vram's compressed mode, from its comp_stat */
+static void ps_row_comp_gauges(struct ps_val *g, const struct ps_stat_file *c,
+			       long page_size)
+{
+	struct ps_val same = ps_col_val(c, PS_COMP_SAME), orig;
+
+	g[PS_G_BLK_COMP_PAGES] = ps_col_val(c, PS_COMP_OBJS);
+	g[PS_G_BLK_COMP_PAGES].ok &= same.ok;
+	g[PS_G_BLK_COMP_PAGES].v += same.v;
+	g[PS_G_BLK_COMP_BYTES] = ps_col_val(c, PS_COMP_BYTES);
+	g[PS_G_BLK_COMP_VRAM] = ps_col_val(c, PS_COMP_VRAM_BYTES);
+	/* one-word pages take no VRAM, but they are held */
+	orig = g[PS_G_BLK_COMP_PAGES];
+	orig.v *= (double)page_size;
+	g[PS_G_BLK_COMP_RATIO] = ps_div(orig, g[PS_G_BLK_COMP_VRAM]);
+}
+
 static void ps_row_gauges(struct ps_row *row, const struct ps_sample *s,
 			  long page_size)
 {
@@ -302,6 +336,7 @@ static void ps_row_gauges(struct ps_row *row, const struct ps_sample *s,
 				    PS_REC_BROKEN);
 	g[PS_G_BLK_DISK] = ps_col_val(&s->file[PS_BLK_SIZE], PS_BSIZE_SECTORS);
 	g[PS_G_BLK_DISK].v *= PS_SECTOR;
+	ps_row_comp_gauges(g, &s->file[PS_BLK_COMP_STAT], page_size);
 }
 
 /**

@@ -37,6 +37,10 @@ enum ps_gauge {
 	PS_G_RAM_BYTES,		/* RAM the swap backend holds for stores */
 	PS_G_BROKEN,		/* 1 while the engine is broken */
 	PS_G_BLK_DISK,		/* bytes of /dev/ps3vram */
+	PS_G_BLK_COMP_PAGES,	/* compress=: pages held, objects + one-word */
+	PS_G_BLK_COMP_BYTES,	/* bytes of the objects */
+	PS_G_BLK_COMP_VRAM,	/* VRAM of the heap's blocks */
+	PS_G_BLK_COMP_RATIO,	/* pages * page size / VRAM of the blocks */
 	PS_NR_GAUGES,
 };
 #define PS_G_BLK_FIRST	PS_G_BLK_DISK
@@ -95,6 +99,10 @@ enum ps_counter {
 	PS_C_BLK_DMA_TIMEOUTS,
 	PS_C_BLK_DMA_FAILED,
 	PS_C_BLK_DMA_CPU_COPIES,
+	PS_C_BLK_COMP_FULL,	/* compress=: writes refused, VRAM full */
+	PS_C_BLK_COMPACTIONS,
+	PS_C_BLK_COMPACT_MOVED,	/* objects compaction moved */
+	PS_C_BLK_COMPACT_FREED,	/* blocks it emptied */
 	PS_NR_COUNTERS,
 };
 #define PS_C_BLK_FIRST	PS_C_BLK_IO_ERRORS

@@ -45,8 +45,12 @@ enum {
 	PS_WARN_CLIENT_FILE,
 };
 
-/* The directories a file lives in or depends on: bits of ps_files[].dirs */
-enum { PS_IN_SWAP = 1, PS_IN_DMA = 2, PS_IN_BLK = 4 };
+/*
+ * The directories a file lives in or depends on: bits of ps_files[].dirs.
+ * PS_IN_COMP is never found: comp_stat exists only in compressed mode, so
+ * its absence never means an older module.
+ */
+enum { PS_IN_SWAP = 1, PS_IN_DMA = 2, PS_IN_BLK = 4, PS_IN_COMP = 8 };
 
 /*
  * @dirs: a file absent while all of these are there is an older module
@@ -68,6 +72,8 @@ static const struct {
 				 PS_NR_DIO, PS_IN_DMA | PS_IN_BLK },
 	[PS_DMA_RECOVERY_STAT] = { PS_DMA_DIR "/recovery_stat", PS_NR_REC,
 				   PS_IN_DMA },
+	[PS_BLK_COMP_STAT] = { PS_BLK_DIR "/comp_stat", PS_NR_COMP,
+			       PS_IN_BLK | PS_IN_COMP },
 };
 
 static const char *const ps_vm_names[PS_NR_VM] = {

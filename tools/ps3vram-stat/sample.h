@@ -28,6 +28,8 @@ enum ps_file {
 	PS_BLK_DMA_IO_STAT,	/* ps3vram_dma/clients/ps3vram/io_stat: the
 				   block device's copies, PS_DIO_* columns */
 	PS_DMA_RECOVERY_STAT,	/* /sys/kernel/ps3vram_dma/recovery_stat */
+	PS_BLK_COMP_STAT,	/* /sys/block/ps3vram/comp_stat: only with
+				   compress= */
 	PS_NR_FILES,
 };
 
@@ -53,6 +55,10 @@ enum { PS_BIO_FAILED_READS, PS_BIO_FAILED_WRITES, PS_BIO_INVALID_IO,
 enum { PS_BSIZE_SECTORS, PS_NR_BSIZE };
 enum { PS_REC_BROKEN, PS_REC_BREAKS, PS_REC_HEALS, PS_REC_HEAL_RESETS,
 	PS_REC_BROKEN_MS, PS_NR_REC };
+enum { PS_COMP_OBJS, PS_COMP_WHOLE, PS_COMP_SAME, PS_COMP_BYTES,
+	PS_COMP_FULL, PS_COMP_NOTIFY_FREE, PS_COMP_NOTIFY_MISS, PS_COMP_BAD,
+	PS_COMP_VRAM_BYTES, PS_COMP_TABLE_BYTES, PS_COMP_COMPACTIONS,
+	PS_COMP_MOVED, PS_COMP_BLOCKS_FREED, PS_NR_COMP };
 
 /* Columns kept per file; a newer module's extra columns are ignored. */
 #define PS_MAX_COLS		16

@@ -494,7 +494,7 @@ assert (s[0]['blk']['disk_bytes'] is not None) == os.path.isdir('$d/$BLK')"
 @test "wide blk columns: disk MiB, retries, CPU copies" {
 	st -w --root "$DATA/linux-7.3/blk-swap"
 	expect_rc 0
-	expect_grep out ' pswpout +MiB +rd +wr +err +rty +cpu +brk +heal +brkms +held +gone$'
+	expect_grep out ' pswpout +MiB +rd +wr +err +rty +cpu +brk +heal +brkms +held +gone +ratio +MiB +mv +full$'
 	expect_text_val 1 MiB 256.0
 	expect_text_val 1 rty 1 -
 	expect_text_val 1 rty 2 1086
@@ -544,7 +544,7 @@ assert (s[0]['blk']['disk_bytes'] is not None) == os.path.isdir('$d/$BLK')"
 	expect_rc 0
 	json_check "
 b = s[0]['blk']
-assert len(b) == 43 and all(v is None for v in b.values()), b
+assert len(b) == 55 and all(v is None for v in b.values()), b
 assert 'ps3vram' not in s[0]['clients']"
 }
 
@@ -564,16 +564,52 @@ b = o['blk']
 tot = ['io_errors', 'failed_reads', 'failed_writes', 'invalid_io', 'retries',
        'cpu_copies', 'cpu_reads', 'cpu_writes', 'discards', 'zeroed_bytes',
        'unaligned', 'reattaches', 'lost_reads', 'checksum_errors', 'dma_uploads', 'dma_downloads', 'dma_bytes_up', 'dma_bytes_down',
-       'dma_timeouts', 'dma_failed', 'dma_cpu_copies']
-assert list(b) == ['disk_bytes'] + tot + [k + '_per_s' for k in tot], list(b)
+       'dma_timeouts', 'dma_failed', 'dma_cpu_copies', 'comp_full',
+       'compactions', 'compact_moved', 'compact_blocks_freed']
+comp = ['comp_pages', 'comp_object_bytes', 'comp_vram_bytes', 'comp_ratio']
+assert list(b) == ['disk_bytes'] + comp + tot + [k + '_per_s' for k in tot], list(b)
 assert b['disk_bytes'] == 268435456
 assert [b[k] for k in tot] == [0, 0, 0, 0, 1086, 0, 0, 0, 2, 17361920, 0, 0, 0, 0,
-    30721, 31307, 111153152, 113553408, 0, 0, 0], b
+    30721, 31307, 111153152, 113553408, 0, 0, 0, None, None, None, None], b
+assert all(b[k] is None for k in comp), b
 assert all(b[k + '_per_s'] is None for k in tot)
 c = o['clients']
 assert list(c) == ['ps3vram'], c
 assert c['ps3vram']['claim_start'] == 0 and c['ps3vram']['claim_size'] == 268435456
 assert c['ps3vram']['bytes_down'] == b['dma_bytes_down']"
+}
+
+# c: blk-swap with compress=: comp_stat as blk-compress on 6.12 left it
+# after its swap run (2415 pages, 48 compactions that moved 8810 objects),
+# 3 writes refused for a full VRAM
+@test "compressed mode: comp columns and json; none without compress=" {
+	snap c linux-7.3 blk-swap
+	echo "2415 87 0 5808864 3 253082 257 0 10682368 2097152 48 8810 540" \
+		>"$TMP/c/$BLK/comp_stat"
+	st -w --root "$TMP/c"
+	expect_rc 0
+	expect_no_grep err comp_stat
+	# 2415 pages of 4 KiB in 10682368 bytes of blocks
+	expect_text_val 1 ratio 2 0.93
+	expect_text_val 1 MiB 2 10.2
+	expect_text_val 1 mv 8810
+	expect_text_val 1 full 2 3
+	st -j --root "$TMP/c"
+	expect_rc 0
+	json_check "
+b = s[0]['blk']
+assert b['comp_pages'] == 2415 and b['comp_object_bytes'] == 5808864, b
+assert b['comp_vram_bytes'] == 10682368 and b['comp_ratio'] == 0.926, b
+assert [b[k] for k in ['comp_full', 'compactions', 'compact_moved',
+    'compact_blocks_freed']] == [3, 48, 8810, 540], b"
+
+	# a disk without compress= has no comp_stat: dashes, and no warning
+	st -w --root "$DATA/linux-7.3/blk-swap"
+	expect_rc 0
+	expect_no_grep err comp_stat
+	expect_text_val 1 ratio 2 -
+	expect_text_val 1 MiB 2 -
+	expect_text_val 1 mv -
 }
 
 # b: a copy of blk-swap 2 s later: 1000 uploads and 1500 downloads of a
@@ -687,7 +723,7 @@ setcol() {
 	expect_text_val 2 heal 1
 	st -w --root "$REPLAY" 2
 	expect_rc 0
-	expect_grep out ' brk +heal +brkms +held +gone$'
+	expect_grep out ' brk +heal +brkms +held +gone +ratio +MiB +mv +full$'
 	expect_text_val 1 brkms 600
 	expect_text_val 2 brkms 150
 	expect_text_val 1 held 0
