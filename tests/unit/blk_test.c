@@ -1132,6 +1132,36 @@ static void blk_flip(u64 off, unsigned int bit)
 }
 
 /*
+ * Write @nr segments @wr at sector @at in one bio, and expect the first
+ * @span bytes of the disk, read back a sector at a time and whole, to be
+ * @want with the segments' bytes laid over it.
+ */
+static void blk_write_and_expect(const struct blk_seg *wr, unsigned int nr,
+				 sector_t at, u8 *want, unsigned int span)
+{
+	unsigned int i, pos;
+	struct blk_bio b;
+
+	blk_bio_of(&b, REQ_OP_WRITE, at, wr, nr, 150);
+	for (i = 0, pos = at * SECTOR; i < nr; pos += wr[i++].len)
+		memcpy(want + pos, blk_mem_at(wr[i].page, wr[i].off),
+		       wr[i].len);
+	ASSERT_EQ(blk_submit(&b), BLK_STS_OK);
+
+	for (i = 0; i < span / SECTOR; i++) {
+		memset(blk_mem_at(24, 0), BLK_FILL, 2 * SECTOR);
+		ASSERT_EQ(blk_rw(REQ_OP_READ, i, 24, SECTOR, SECTOR),
+			  BLK_STS_OK);
+		EXPECT_EQ(memcmp(blk_mem_at(24, SECTOR), want + i * SECTOR,
+				 SECTOR), 0);
+		EXPECT_TRUE(blk_is_all(blk_mem_at(24, 0), SECTOR, BLK_FILL));
+	}
+	memset(blk_mem_at(24, 0), BLK_FILL, span);
+	ASSERT_EQ(blk_rw(REQ_OP_READ, 0, 24, 0, span), BLK_STS_OK);
+	EXPECT_EQ(memcmp(blk_mem_at(24, 0), want, span), 0);
+}
+
+/*
  * Writes of parts of units (read-modify-write) and reads of parts of them
  * (a unit downloaded, its part copied) keep every byte around them, as
  * without checksums; the bytes around are written through the disk, whose
@@ -1147,8 +1177,7 @@ UNIT_TEST(blk_test_checksums_partial_units_move_exactly_their_bytes)
 	};
 	const sector_t at = 3;
 	static u8 want[4 * 65536];
-	unsigned int i, total = 0, pos, span;
-	struct blk_bio b;
+	unsigned int i, total = 0, span;
 
 	for (i = 0; i < ARRAY_SIZE(wr); i++)
 		total += wr[i].len;
@@ -1157,25 +1186,8 @@ UNIT_TEST(blk_test_checksums_partial_units_move_exactly_their_bytes)
 	blk_start_csum(VRAM_MB);
 	blk_put(0, span, 5, 20);
 	client_pattern(want, span, 5);
-	blk_bio_of(&b, REQ_OP_WRITE, at, wr, ARRAY_SIZE(wr), 150);
-	for (i = 0, pos = at * SECTOR; i < ARRAY_SIZE(wr); pos += wr[i++].len)
-		memcpy(want + pos, blk_mem_at(wr[i].page, wr[i].off),
-		       wr[i].len);
-	ASSERT_EQ(blk_submit(&b), BLK_STS_OK);
+	blk_write_and_expect(wr, ARRAY_SIZE(wr), at, want, span);
 	EXPECT_EQ(memcmp(blk_vram(0), want, span), 0);
-
-	/* read back a sector at a time, and whole */
-	for (i = 0; i < span / SECTOR; i++) {
-		memset(blk_mem_at(24, 0), BLK_FILL, 2 * SECTOR);
-		ASSERT_EQ(blk_rw(REQ_OP_READ, i, 24, SECTOR, SECTOR),
-			  BLK_STS_OK);
-		EXPECT_EQ(memcmp(blk_mem_at(24, SECTOR), want + i * SECTOR,
-				 SECTOR), 0);
-		EXPECT_TRUE(blk_is_all(blk_mem_at(24, 0), SECTOR, BLK_FILL));
-	}
-	memset(blk_mem_at(24, 0), BLK_FILL, span);
-	ASSERT_EQ(blk_rw(REQ_OP_READ, 0, 24, 0, span), BLK_STS_OK);
-	EXPECT_EQ(memcmp(blk_mem_at(24, 0), want, span), 0);
 	EXPECT_EQ(io_stat(BLK_CSUM_ERRORS), 0);
 	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
 }
@@ -1569,8 +1581,7 @@ UNIT_TEST(blk_test_comp_parts_of_pages_move_exactly_their_bytes)
 	};
 	static u8 want[4 * 65536];
 	const sector_t at = 3;
-	unsigned int i, pos, span = 4 * PAGE_SIZE;
-	struct blk_bio b;
+	unsigned int i, span = 4 * PAGE_SIZE;
 
 	comp_start(NULL);
 	for (i = 0; i < 4; i++)
@@ -1578,23 +1589,7 @@ UNIT_TEST(blk_test_comp_parts_of_pages_move_exactly_their_bytes)
 	memcpy(blk_mem_at(20, 0), want, span);
 	ASSERT_EQ(blk_rw(REQ_OP_WRITE, 0, 20, 0, span), BLK_STS_OK);
 
-	blk_bio_of(&b, REQ_OP_WRITE, at, wr, ARRAY_SIZE(wr), 150);
-	for (i = 0, pos = at * SECTOR; i < ARRAY_SIZE(wr); pos += wr[i++].len)
-		memcpy(want + pos, blk_mem_at(wr[i].page, wr[i].off),
-		       wr[i].len);
-	ASSERT_EQ(blk_submit(&b), BLK_STS_OK);
-
-	for (i = 0; i < span / SECTOR; i++) {
-		memset(blk_mem_at(24, 0), BLK_FILL, 2 * SECTOR);
-		ASSERT_EQ(blk_rw(REQ_OP_READ, i, 24, SECTOR, SECTOR),
-			  BLK_STS_OK);
-		EXPECT_EQ(memcmp(blk_mem_at(24, SECTOR), want + i * SECTOR,
-				 SECTOR), 0);
-		EXPECT_TRUE(blk_is_all(blk_mem_at(24, 0), SECTOR, BLK_FILL));
-	}
-	memset(blk_mem_at(24, 0), BLK_FILL, span);
-	ASSERT_EQ(blk_rw(REQ_OP_READ, 0, 24, 0, span), BLK_STS_OK);
-	EXPECT_EQ(memcmp(blk_mem_at(24, 0), want, span), 0);
+	blk_write_and_expect(wr, ARRAY_SIZE(wr), at, want, span);
 	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
 }
 
