@@ -21,7 +21,8 @@
 #      line adds comp_pages, the most pages /dev/ps3vram held while the
 #      workload ran (sampled every second), comp_vram_bytes, the VRAM of
 #      the heap's blocks then, comp_obj_bytes, the bytes of their
-#      objects, and comp_full, the writes refused because VRAM was full
+#      objects, comp_full, the writes refused because VRAM was full, and
+#      page_bytes, the guest's page size
 #   e  zswap with its default in-RAM pool in front of /dev/ps3vram
 #   f  zram (256 MiB) above the disk, /dev/ps3vram (all of the VRAM) its
 #      writeback device: every 5 s the pages zram stores whole (huge) and
@@ -337,9 +338,9 @@ comp_sample()
 comp_fields()
 {
 	[ -e /tmp/comp.peak ] || return 0
-	awk -v full="$(rig_column 5 $COMP)" '{
-		printf "comp_pages=%d comp_obj_bytes=%d comp_vram_bytes=%d comp_full=%d",
-			$1 + $3, $4, $9, full }' /tmp/comp.peak
+	awk -v full="$(rig_column 5 $COMP)" -v page="$(($(rig_page_kib) * 1024))" '{
+		printf "comp_pages=%d comp_obj_bytes=%d comp_vram_bytes=%d comp_full=%d page_bytes=%d",
+			$1 + $3, $4, $9, full, page }' /tmp/comp.peak
 }
 
 # run TIER - the workload on TIER; one BENCH line

@@ -12,6 +12,8 @@
 # and 1100) and of tools/bench/run -n program tiers (program-6.1.txt: GNU
 # sort, b 300 s, c 150 s, d 60 s) and of tools/bench/run -n checksum
 # tiers (checksum-6.1.txt: d 20 and 22 s, k 22 and 24 s) and of
+# tools/bench/run -n compress tiers (compress-6.1.txt: d 100 and 120 s,
+# m 60 and 70 s holding 90000 and 94000 pages in 200 MiB) and of
 # tools/bench/run -k ppc64-6.12-64k tiers (tiers-ppc64-6.12-64k.txt: a
 # 400 s, c 100 s, d 40 s): the CSV's ratios, the section's goals
 # table, the random swap-in, historic and program tables, the plots, and
@@ -196,6 +198,23 @@ setup() {
 		fail "$(grep '^| [dk] |' "$TMP/res/tiers.md")"
 	grep -q '^| k | 2 | 23.0 | 13.0 | 100000 | 130 us | wall 1.10x, CPU per page 1.18x |$' \
 		"$TMP/res/tiers.md" || fail "$(grep '^| [dk] |' "$TMP/res/tiers.md")"
+}
+
+@test "the compress table sets m's means and VRAM beside d's" {
+	capture "$REPORT" -o "$TMP/res" "$RES"
+	expect_rc 0
+	grep -q '^### compressed pages in VRAM$' "$TMP/res/tiers.md" ||
+		fail "no compress section"
+	# d: 110 s, 52 s of CPU, 10400 * 10000 / 500000 us a page; m: 65 s,
+	# 62 s, 248 us; 65 / 110 and 248 / 208
+	grep -q '^| d | 2 | 110.0 | 52.0 | 250000 | 208 us |  |$' "$TMP/res/tiers.md" ||
+		fail "$(grep '^| [dm] |' "$TMP/res/tiers.md")"
+	grep -q '^| m | 2 | 65.0 | 62.0 | 250000 | 248 us | wall 0.59x, CPU per page 1.19x |$' \
+		"$TMP/res/tiers.md" || fail "$(grep '^| [dm] |' "$TMP/res/tiers.md")"
+	# 92000 pages in 200 MiB: 460 a MiB, 460 / 256; 184000 pages in
+	# 410000000 bytes of objects: 471 a MiB; 1 write refused a run
+	grep -q '^| m | 92000 | 200.0 MiB | 460 | 1.80x | 471 | 1 |$' "$TMP/res/tiers.md" ||
+		fail "$(grep '^| [dm] |' "$TMP/res/tiers.md")"
 }
 
 @test "the PowerPC tiers have their table, ratios to d beside x86-64's" {
