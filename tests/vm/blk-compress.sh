@@ -13,7 +13,9 @@
 #   disk reads as zeros; then with every 97th copy corrupted by the
 #   software RSX, no sector reads wrong: checksum errors, I/O errors.
 # - As swap (lz4, the disk twice the VRAM claimed): twice RAM of
-#   swapbench's mixed data verifies page by page; the objects hold more
+#   swapbench's mixed data verifies page by page, while the software RSX
+#   hangs every 997th copy, loses the notifier of every 1499th and lands
+#   every 2003rd late (retried, never an I/O error); the objects hold more
 #   pages than their VRAM holds raw; the module stays while swapped on;
 #   swapoff frees every object (swap_slot_free_notify, and free_work for
 #   pages that were busy) but mkswap's header page.
@@ -21,12 +23,13 @@
 #   verifies), and once after it, when its freed pages left the blocks
 #   sparse: objects move, blocks go back to the heap.
 #
-# rig: --append "zswap.enabled=0" --timeout 900
-# rig-allow: ps3vram: checksum error in the object at|I/O error, dev ps3vram|Buffer I/O error on dev ps3vram|ps3vram: page [0-9]* does not decompress|compress=nope: not a compressor|disksize=lots: not a size
+# rig: --append "zswap.enabled=0 ps3vram_dma.timeout_ms=20" --timeout 900
+# rig-allow: ps3vram_(dma|emu).*(timed out|resetting|reset after|using the CPU|lost)|ps3vram: checksum error in the object at|I/O error, dev ps3vram|Buffer I/O error on dev ps3vram|ps3vram: page [0-9]* does not decompress|compress=nope: not a compressor|disksize=lots: not a size
 
 . /lib/rig.sh
 
 B=/sys/block/ps3vram
+FAULTS=/sys/kernel/debug/ps3vram_dma/emu/faults
 
 # comp_stat's columns: objects, whole, same, bytes, full, notify_free,
 # notify_miss, bad, VRAM bytes of the objects' blocks, table bytes,
@@ -90,10 +93,20 @@ mib=$(($(rig_ram_mib) * 2))
 	done
 ) &
 compactor=$!
+rig_emu_fault hang 997
+rig_emu_fault drop 1499
+rig_emu_fault late 2003
+faults=$(cat $FAULTS)
 rc=0
 rig_swapbench -s "$mib" -p 2 -o mixed -d mixed -S 3 -q || rc=$?
+faults=$(($(cat $FAULTS) - faults))
+for f in hang drop late; do
+	rig_emu_fault $f 0
+done
 rm /tmp/compacting
 wait "$compactor"
+rig_log "$faults faults injected under swap"
+[ "$faults" -gt 0 ] || rig_fail "no fault injected under swap"
 [ ! -e /tmp/compact.failed ] || rig_fail "a write to $B/compact failed"
 [ "$rc" = 0 ] ||
 	rig_fail "swapbench exit $rc on $mib MiB with swap on /dev/ps3vram"
