@@ -141,7 +141,10 @@ zswap_off()
 	echo 20 > $Z/max_pool_percent
 }
 
-# unload MODULE - rmmod, retrying while zswap releases its pool
+# unload MODULE - rmmod, retrying while zswap releases its pool.  On
+# 6.1 zswap may never release a pool that hit its limit often (a
+# reference leaked, docs/kernels.md): one zpool tier after another can
+# then fail here, so heavy runs put a single zpool tier last
 unload()
 {
 	local n=20
