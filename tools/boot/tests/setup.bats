@@ -27,9 +27,15 @@ setup() {
 	# a ps3vram_dma engine is bound
 	mkdir -p "$ROOT/sys/kernel/ps3vram_dma"
 	: > "$LOG"
+	# ps3vram: compress= as the module's parameter; NO_LZ4: this kernel
+	# has no LZ4, compress=lz4 fails
 	stub modprobe '
-		[ "$1" = -n ] && { [ -z "${NO_ZPOOL:-}" ]; exit; }
-		[ "$1" = -r ] && { rm -rf "$PS3VRAM_SYSROOT/sys/block/$2"; exit; }
+		[ "$1" = -n ] && exit 0
+		[ "$1" = -r ] && {
+			rm -rf "$PS3VRAM_SYSROOT/sys/block/$2" \
+				"$PS3VRAM_SYSROOT/sys/module/$2"
+			exit
+		}
 		case $1 in
 		ps3vram_swap)
 			# zswap then makes its pool, which claims the VRAM
@@ -37,7 +43,14 @@ setup() {
 			case ${2:-} in vram_mb=*) mb=${2#vram_mb=} ;; *) mb=256 ;; esac
 			echo "0 0 0 $((mb << 20))" > "$PS3VRAM_SYSROOT/sys/kernel/ps3vram_swap/mm_stat" ;;
 		ps3vram)
-			mkdir -p "$PS3VRAM_SYSROOT/sys/block/ps3vram" "$PS3VRAM_SYSROOT/dev"
+			[ -d "$PS3VRAM_SYSROOT/sys/module/ps3vram" ] && exit 0
+			c=off
+			for a; do case $a in compress=*) c=${a#compress=} ;; esac; done
+			[ "$c" = lz4 ] && [ -n "${NO_LZ4:-}" ] && exit 1
+			mkdir -p "$PS3VRAM_SYSROOT/sys/block/ps3vram" \
+				"$PS3VRAM_SYSROOT/sys/module/ps3vram/parameters" \
+				"$PS3VRAM_SYSROOT/dev"
+			echo "$c" > "$PS3VRAM_SYSROOT/sys/module/ps3vram/parameters/compress"
 			echo 393216 > "$PS3VRAM_SYSROOT/sys/block/ps3vram/size"
 			: > "$PS3VRAM_SYSROOT/dev/ps3vram" ;;
 		esac'
@@ -63,27 +76,61 @@ param() {
 	cat "$ROOT/sys/module/zswap/parameters/$1"
 }
 
-@test "auto with a zpool kernel: zswap on ps3vram, max_pool_percent for all of the VRAM" {
+@test "auto: swap on /dev/ps3vram, all of the VRAM, compressed with lz4; zswap left alone" {
+	conf MODE=auto PRIORITY=7
+	capture "$SETUP" -c "$TMP/conf" start
+	expect_rc 0
+	expect_grep calls '^modprobe ps3vram compress=lz4 size=1G$'
+	expect_grep calls '^mkswap /dev/ps3vram$'
+	expect_grep calls '^swapon -p 7 /dev/ps3vram$'
+	expect_count calls 0 '^modprobe ps3vram_swap'
+	[[ $(param zpool) == zbud ]] || fail "zpool changed to $(param zpool)"
+	expect_grep out 'priority 7, 192 MiB, compress=lz4'
+}
+
+@test "auto without LZ4: lzo-rle; COMPRESS names one, or off" {
+	conf MODE=auto
+	NO_LZ4=1 capture "$SETUP" -c "$TMP/conf" start
+	expect_rc 0
+	expect_grep calls '^modprobe ps3vram compress=lzo-rle size=1G$'
+	expect_grep out 'compress=lzo-rle'
+
+	"$SETUP" -c "$TMP/conf" stop
+	modprobe -r ps3vram
+	conf MODE=block COMPRESS=off
+	capture "$SETUP" -c "$TMP/conf" start
+	expect_rc 0
+	expect_grep calls '^modprobe ps3vram compress=off size=1G$'
+
+	"$SETUP" -c "$TMP/conf" stop
+	modprobe -r ps3vram
+	conf MODE=block COMPRESS=lz4
+	NO_LZ4=1 capture "$SETUP" -c "$TMP/conf" start
+	expect_rc 1
+	expect_grep err 'cannot load ps3vram compress=lz4'
+}
+
+@test "auto after udev loaded the block device uncompressed: loaded again, if idle" {
+	modprobe ps3vram
+	: > "$LOG"
 	conf MODE=auto
 	capture "$SETUP" -c "$TMP/conf" start
 	expect_rc 0
-	[[ $(param zpool) == ps3vram ]] || fail "zpool $(param zpool)"
-	[[ $(param enabled) == Y ]] || fail "enabled $(param enabled)"
-	# 256 MiB / 208472 kB = 125.7 %: rounded up
-	[[ $(param max_pool_percent) == 126 ]] || fail "max_pool_percent $(param max_pool_percent)"
-	expect_count calls 0 '^swapon'
-	expect_grep calls '^modprobe ps3vram_swap$'
-}
+	[[ $(grep -n '^modprobe -r ps3vram$' "$TMP/calls" | cut -d: -f1) -lt \
+	   $(grep -n '^modprobe ps3vram compress=lz4' "$TMP/calls" | cut -d: -f1) ]] ||
+		fail "not unloaded first: $(cat "$TMP/calls")"
+	expect_grep out 'compress=lz4'
 
-@test "auto without a zpool: swap on /dev/ps3vram at the priority" {
-	conf MODE=auto PRIORITY=7
-	NO_ZPOOL=1 capture "$SETUP" -c "$TMP/conf" start
+	# swapped on already: left as it is
+	"$SETUP" -c "$TMP/conf" stop
+	modprobe -r ps3vram
+	modprobe ps3vram
+	echo "/dev/ps3vram partition 196604 0 10" >> "$ROOT/proc/swaps"
+	: > "$LOG"
+	capture "$SETUP" -c "$TMP/conf" start
 	expect_rc 0
-	expect_grep calls '^modprobe ps3vram$'
-	expect_grep calls '^mkswap /dev/ps3vram$'
-	expect_grep calls '^swapon -p 7 /dev/ps3vram$'
-	[[ $(param zpool) == zbud ]] || fail "zpool changed to $(param zpool)"
-	expect_grep out 'priority 7, 192 MiB'
+	expect_count calls 0 '^modprobe -r'
+	expect_grep out 'swapped on with compress=off: left as it is'
 }
 
 @test "both: the zpool with ZPOOL_MB, then the block device" {
@@ -95,7 +142,7 @@ param() {
 	# 48 MiB / 208472 kB = 23.6 %
 	[[ $(param max_pool_percent) == 24 ]] || fail "max_pool_percent $(param max_pool_percent)"
 	[[ $(grep -n ps3vram_swap "$TMP/calls" | cut -d: -f1) -lt \
-	   $(grep -n '^modprobe ps3vram$' "$TMP/calls" | cut -d: -f1) ]] ||
+	   $(grep -n '^modprobe ps3vram compress=off$' "$TMP/calls" | cut -d: -f1) ]] ||
 		fail "the block device was loaded before the zpool: $(cat "$TMP/calls")"
 }
 
@@ -148,7 +195,7 @@ param() {
 }
 
 @test "bad values fail, naming them, and do nothing" {
-	for c in MODE=fast PRIORITY=high ZPOOL_MB=0 ZPOOL_MB=; do
+	for c in MODE=fast PRIORITY=high ZPOOL_MB=0 ZPOOL_MB= COMPRESS=zstd; do
 		conf "$c"
 		capture "$SETUP" -c "$TMP/conf" start
 		expect_rc 1
@@ -274,5 +321,5 @@ param() {
 		UNITDIR=/lib/systemd/system > /dev/null
 	capture "$SETUP" -c "$d/etc/ps3vram-swap.conf" check
 	expect_rc 0
-	expect_grep out 'MODE=auto ZPOOL_MB=64 PRIORITY=10'
+	expect_grep out 'MODE=auto ZPOOL_MB=64 PRIORITY=10 COMPRESS=auto'
 }
