@@ -856,6 +856,42 @@ static unsigned int ps3vram_blk_compress(const void *src,
 }
 
 /*
+ * A new object of class @class holding the first @len bytes of @slot:
+ * allocated, uploaded and no longer pending.  Return: 0 with its handle
+ * in @handle, -ENOMEM when the heap is full, or the upload's error (the
+ * object then freed).
+ */
+static int ps3vram_blk_obj_upload(struct ps3vram_dma_slot *slot,
+				  unsigned int class, unsigned int len,
+				  unsigned long *handle)
+{
+	struct ps3vram_heap_block *block;
+	struct ps3vram_dma_robust how;
+	unsigned int nr, room;
+	u64 vram_off;
+	int ret;
+
+	spin_lock(&ps3vram_blk.heap_lock);
+	ret = ps3vram_heap_alloc(&ps3vram_blk.lists, class, handle);
+	spin_unlock(&ps3vram_blk.heap_lock);
+	if (ret)
+		return ret;
+	block = ps3vram_heap_decode(&ps3vram_blk.heap, *handle, &nr, &vram_off,
+				    &room);
+	ret = ps3vram_dma_upload_robust(ps3vram_blk.client, slot, 0, vram_off,
+					round_up(len, PS3VRAM_DMA_ALIGN), &how);
+	ps3vram_blk_count_robust(&how, true, 0, ret);
+	if (ret) {
+		ps3vram_blk_heap_free(*handle);
+		return ret;
+	}
+	spin_lock(&ps3vram_blk.heap_lock);
+	__clear_bit(nr, block->pending);
+	spin_unlock(&ps3vram_blk.heap_lock);
+	return 0;
+}
+
+/*
  * Store @src as page @page of the disk, whose lock is held: as its word,
  * or as a new object, uploaded before the entry points to it; the old
  * object is freed after.  Return: 0, -ENOSPC when the VRAM is full, or
@@ -865,12 +901,9 @@ static int ps3vram_blk_comp_store(unsigned long page, const void *src)
 {
 	struct ps3vram_blk_obj *obj = &ps3vram_blk.table[page];
 	struct ps3vram_dma_client *client = ps3vram_blk.client;
-	unsigned int len, nr, room;
-	struct ps3vram_heap_block *block;
-	struct ps3vram_dma_robust how;
 	struct ps3vram_dma_slot *slot;
 	unsigned long handle, word;
-	u64 vram_off;
+	unsigned int len;
 	u32 csum = 0;
 	int ret;
 
@@ -886,32 +919,19 @@ static int ps3vram_blk_comp_store(unsigned long page, const void *src)
 	len = ps3vram_blk_compress(src, slot);
 	if (checksum)
 		csum = crc32_le(PS3VRAM_BLK_CSUM_SEED, slot->buf, len);
-	spin_lock(&ps3vram_blk.heap_lock);
-	ret = ps3vram_heap_alloc(&ps3vram_blk.lists, ps3vram_heap_class(len),
-				 &handle);
-	spin_unlock(&ps3vram_blk.heap_lock);
-	if (ret || READ_ONCE(ps3vram_blk.heap.tight))
+	ret = ps3vram_blk_obj_upload(slot, ps3vram_heap_class(len), len,
+				     &handle);
+	ps3vram_dma_slot_put(client, slot);
+	if (ret == -ENOMEM || READ_ONCE(ps3vram_blk.heap.tight))
 		ps3vram_blk_comp_compact_soon();
-	if (ret) {
-		ps3vram_dma_slot_put(client, slot);
+	if (ret == -ENOMEM) {
 		ps3vram_blk_comp_count(PS3VRAM_BLK_COMP_FULL, 1);
 		pr_err_ratelimited("/dev/%s: no VRAM left for page %lu\n",
 				   PS3VRAM_BLK_NAME, page);
 		return -ENOSPC;
 	}
-	block = ps3vram_heap_decode(&ps3vram_blk.heap, handle, &nr, &vram_off,
-				    &room);
-	ret = ps3vram_dma_upload_robust(client, slot, 0, vram_off,
-					round_up(len, PS3VRAM_DMA_ALIGN), &how);
-	ps3vram_blk_count_robust(&how, true, 0, ret);
-	ps3vram_dma_slot_put(client, slot);
-	if (ret) {
-		ps3vram_blk_heap_free(handle);
+	if (ret)
 		return -EIO;
-	}
-	spin_lock(&ps3vram_blk.heap_lock);
-	__clear_bit(nr, block->pending);
-	spin_unlock(&ps3vram_blk.heap_lock);
 
 	ps3vram_blk_obj_free(obj);
 	obj->handle = handle;
@@ -1240,7 +1260,6 @@ static int ps3vram_blk_comp_move(unsigned long page)
 	struct mutex *lock = ps3vram_blk_page_lock(page);
 	struct ps3vram_dma_client *client = ps3vram_blk.client;
 	struct ps3vram_heap_block *block;
-	struct ps3vram_dma_robust how;
 	struct ps3vram_dma_slot *slot;
 	unsigned int len, nr, room;
 	unsigned long handle;
@@ -1264,25 +1283,11 @@ static int ps3vram_blk_comp_move(unsigned long page)
 	/* An object that does not read back stays: its reads fail anyway. */
 	if (ps3vram_blk_comp_fetch(obj, slot))
 		goto put;
-	spin_lock(&ps3vram_blk.heap_lock);
-	ret = ps3vram_heap_alloc(&ps3vram_blk.lists, block->class, &handle);
-	spin_unlock(&ps3vram_blk.heap_lock);
-	if (ret) {
+	ret = ps3vram_blk_obj_upload(slot, block->class, len, &handle);
+	if (ret == -ENOMEM)
 		ret = -ENOSPC;
+	if (ret)
 		goto put;
-	}
-	block = ps3vram_heap_decode(&ps3vram_blk.heap, handle, &nr, &vram_off,
-				    &room);
-	ret = ps3vram_dma_upload_robust(client, slot, 0, vram_off,
-					round_up(len, PS3VRAM_DMA_ALIGN), &how);
-	ps3vram_blk_count_robust(&how, true, 0, ret);
-	if (ret) {
-		ps3vram_blk_heap_free(handle);
-		goto put;
-	}
-	spin_lock(&ps3vram_blk.heap_lock);
-	__clear_bit(nr, block->pending);
-	spin_unlock(&ps3vram_blk.heap_lock);
 	swap(obj->handle, handle);
 	if (ps3vram_blk_heap_free(handle))
 		ps3vram_blk_comp_count(PS3VRAM_BLK_COMP_FREED, 1);
