@@ -1392,8 +1392,6 @@ static bool ps3vram_blk_zero(struct bio *bio)
 		off += bv.bv_len;
 	}
 	ps3vram_blk_drain(&b);
-	if (!b.failed)
-		ps3vram_blk_count(PS3VRAM_BLK_ZEROED, bio->bi_iter.bi_size);
 	return !b.failed;
 }
 
@@ -1448,6 +1446,9 @@ static bool ps3vram_blk_io(struct bio *bio)
 			ok = ps3vram_blk_comp_rw(bio, true);
 		else
 			ok = ps3vram_blk_zero(bio);
+		if (ok)
+			ps3vram_blk_count(PS3VRAM_BLK_ZEROED,
+					  bio->bi_iter.bi_size);
 		break;
 	case REQ_OP_DISCARD:
 		ps3vram_blk_count(PS3VRAM_BLK_DISCARDS, 1);

@@ -1625,6 +1625,7 @@ UNIT_TEST(blk_test_comp_discard_and_write_zeroes_free_whole_pages)
 	EXPECT_TRUE(comp_holds(3, 10));
 	EXPECT_TRUE(comp_holds(0, 0));
 	EXPECT_EQ(io_stat(BLK_DISCARDS), 1);
+	EXPECT_EQ(io_stat(BLK_ZEROED_BYTES), 2 * PAGE_SIZE + SECTOR);
 	EXPECT_EQ(comp_stat(COMP_VRAM), COMP_BLOCK);
 }
 
