@@ -1593,6 +1593,13 @@ static ssize_t io_stat_show(struct device *dev, struct device_attribute *attr,
 
 static DEVICE_ATTR_RO(io_stat);
 
+/* The RAM of compressed mode's page table: an entry for each page. */
+static u64 ps3vram_blk_comp_table_bytes(void)
+{
+	return (u64)(ps3vram_blk.bytes >> PAGE_SHIFT) *
+	       sizeof(struct ps3vram_blk_obj);
+}
+
 /*
  * Compressed mode's counters, with the VRAM its objects' blocks take and
  * the RAM its table takes, in bytes, before compaction's.
@@ -1608,8 +1615,7 @@ static ssize_t comp_stat_show(struct device *dev,
 				      PS3VRAM_BLK_COMP_COMPACTIONS);
 	len += sysfs_emit_at(buf, len, " %llu %llu",
 			     (u64)blocks << PS3VRAM_HEAP_BLOCK_SHIFT,
-			     (u64)(ps3vram_blk.bytes >> PAGE_SHIFT) *
-			     sizeof(struct ps3vram_blk_obj));
+			     ps3vram_blk_comp_table_bytes());
 	len = ps3vram_dma_sysfs_stats(buf, len,
 				      stat + PS3VRAM_BLK_COMP_COMPACTIONS,
 				      NR_PS3VRAM_BLK_COMP_STATS -
@@ -2085,10 +2091,12 @@ static int __init ps3vram_blk_init(void)
 
 	left = ps3vram_dma_vram(NULL) - ps3vram_dma_client_size(ps3vram_blk.client);
 	if (ps3vram_blk.codec)
-		pr_info("/dev/%s: %llu MiB, compressed with %s into %llu MiB of VRAM\n",
+		pr_info("/dev/%s: %llu MiB, compressed with %s into %llu MiB of VRAM; tables: %llu KiB of RAM for the pages, %zu KiB for the blocks\n",
 			disk->disk_name, ps3vram_blk.bytes >> 20,
 			ps3vram_blk.codec->name,
-			ps3vram_dma_client_size(ps3vram_blk.client) >> 20);
+			ps3vram_dma_client_size(ps3vram_blk.client) >> 20,
+			ps3vram_blk_comp_table_bytes() >> 10,
+			ps3vram_blk.heap.nr_blocks * PS3VRAM_HEAP_BLOCK_RAM >> 10);
 	else if (!automatic)
 		pr_info("/dev/%s: %llu MiB of VRAM%s\n", disk->disk_name,
 			ps3vram_blk.bytes >> 20, ps3vram_blk.bytes < want ?
