@@ -51,7 +51,13 @@ rig_log "/dev/ps3vram: $((bytes >> 20)) MiB, claim '$(cat $C/claim)'"
 if [ "$bytes" -eq 0 ] || [ $((bytes % 1048576)) -ne 0 ]; then
 	rig_fail "disk size $bytes is not whole MiB"
 fi
-if [ -z "$claim" ] || [ "$bytes" -gt "$claim" ]; then
+if [ -e $B/comp_stat ]; then
+	# compressed (compress=, the variant blk-fio-lz4): disksize=auto
+	# is twice the claim
+	if [ -z "$claim" ] || [ "$bytes" -ne $((claim >> 20 << 21)) ]; then
+		rig_fail "compressed disk of $bytes bytes for its claim '$(cat $C/claim)'"
+	fi
+elif [ -z "$claim" ] || [ "$bytes" -gt "$claim" ]; then
 	rig_fail "disk of $bytes bytes is not inside its claim '$(cat $C/claim)'"
 fi
 # the fio jobs below use the first 112 MiB (the debug kernel's disk is
