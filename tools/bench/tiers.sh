@@ -27,6 +27,8 @@
 #   f  zram (256 MiB) above the disk, /dev/ps3vram (all of the VRAM) its
 #      writeback device: every 5 s the pages zram stores whole (huge) and
 #      those idle since the last round are written back to VRAM
+#   z  zram (lz4, as big as RAM) in RAM above the disk, no writeback:
+#      m's peer in RAM, for its CPU per swapped page
 #   h  swap on /dev/ps3vram_legacy (all of the VRAM) above the disk, zswap
 #      off: the former ps3vram driver's data path (tools/bench/legacy: 7
 #      cache lines of 256 KiB, synchronous fill and write-back) with its
@@ -199,9 +201,11 @@ legacy()
 # device
 zram_off()
 {
-	[ -e /tmp/zram.wb ] || return 0
-	rm /tmp/zram.wb
-	wait "$(cat /tmp/zram.pid)" 2>/dev/null || true
+	[ -e /tmp/prio.zram0 ] || return 0
+	if [ -e /tmp/zram.wb ]; then
+		rm /tmp/zram.wb
+		wait "$(cat /tmp/zram.pid)" 2>/dev/null || true
+	fi
 	echo 1 > $ZRAM/reset || rig_fail "cannot reset zram0"
 	rm -f /tmp/zram.pid /tmp/prio.zram0
 }
@@ -230,6 +234,17 @@ zram()
 		done
 	) &
 	echo $! > /tmp/zram.pid
+}
+
+# zram_ram - zram0 (lz4, as big as RAM) as swap above the disk, in RAM
+# alone
+zram_ram()
+{
+	[ -e $ZRAM ] || rig_modprobe zram
+	rig_wait_for $ZRAM 5 || rig_fail "no zram0"
+	echo lz4 > $ZRAM/comp_algorithm || rig_fail "zram0 has no lz4"
+	echo "$(rig_ram_mib)M" > $ZRAM/disksize || rig_fail "cannot size zram0"
+	swap_add /dev/zram0 10
 }
 
 # zram_written - pages zram0 has written back to /dev/ps3vram since it
@@ -261,6 +276,7 @@ setup()
 	e)	unload ps3vram_swap; blk 256M; echo 1 > $Z/enabled ;;
 	g)	unload ps3vram; zswap_ps3vram 64; blk 192M ;;
 	f)	unload ps3vram_swap; zram 256M ;;
+	z)	zram_ram ;;
 	h)	unload ps3vram_swap; unload ps3vram; legacy 256 ;;
 	*)	rig_fail "unknown tier $1" ;;
 	esac
