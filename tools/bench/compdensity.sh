@@ -21,9 +21,11 @@
 # of the disk, and the heap's block table, the two sizes it prints when it
 # loads; not measured for zram, whose table takes 16 bytes or more a page
 # of its disk, by kernel configuration).  Then per step the ratio
-# ps3vram / zram of bytes per page, and once the system CPU time of the
-# writes (the compression and the copy, in the writer's context) as a
-# ratio ps3vram / zram.
+# ps3vram / zram of bytes per page.  The system CPU time of the writes
+# and of the verifying reads (compression or decompression and the copy,
+# in the writer's or reader's context) as ratios ps3vram / zram; then the
+# same pages again on ps3vram with checksum=1 (a CRC-32 per object): its
+# CPU against ps3vram's without.
 #
 # rig: --append "zswap.enabled=0" --module zram --no-swap --timeout 1500
 
@@ -79,14 +81,29 @@ ratio()
 		"/tmp/zram.$1" "/tmp/ps3vram.$1"
 }
 
-# pagefill DISK CMD - rig-pagefill CMD on DISK, its system CPU
-# milliseconds kept in /tmp/DISK.CMD.ms
+# pagefill DISK CMD [TAG] - rig-pagefill CMD on DISK, the system CPU
+# milliseconds of each of its steps (fill; free, verify) kept in
+# /tmp/TAG.STEP.ms (TAG: DISK)
 pagefill()
 {
-	rig-pagefill "$2" "/dev/$1" $PAGES $SEED > "/tmp/$1.$2.out" ||
+	local tag=${3:-$1} step ms
+
+	rig-pagefill "$2" "/dev/$1" $PAGES $SEED > "/tmp/$tag.$2.out" ||
 		rig_fail "rig-pagefill $2 on /dev/$1 failed"
-	cat "/tmp/$1.$2.out"
-	sed -n 's/.*sys_ms=//p' "/tmp/$1.$2.out"  > "/tmp/$1.$2.ms"
+	cat "/tmp/$tag.$2.out"
+	# shellcheck disable=SC2034 # pages: a field read past
+	while read -r _ step pages ms; do
+		echo "${ms#sys_ms=}" > "/tmp/$tag.${step%:}.ms"
+	done < "/tmp/$tag.$2.out"
+}
+
+# cpu_ratio STEP A B - the BENCH line of STEP's system CPU, B against A
+cpu_ratio()
+{
+	awk -v s="$1" -v a="$2" -v b="$3" -v x="$(cat "/tmp/$2.$1.ms")" \
+		-v y="$(cat "/tmp/$3.$1.ms")" 'BEGIN {
+		printf "BENCH: compdensity %s_sys_ms %s=%d %s=%d %s/%s=%.3f\n",
+			s, a, x, b, y, b, a, x ? y / x : 0 }'
 }
 
 for d in zram0 ps3vram; do
@@ -95,10 +112,7 @@ done
 sample zram filled
 sample ps3vram filled
 ratio filled
-awk 'FNR == 1 { ms[FILENAME] = $1 }
-	END { z = ms["/tmp/zram0.fill.ms"]; v = ms["/tmp/ps3vram.fill.ms"]
-		printf "BENCH: compdensity write_sys_ms zram=%d ps3vram=%d ps3vram/zram=%.3f\n",
-			z, v, z ? v / z : 0 }' /tmp/zram0.fill.ms /tmp/ps3vram.fill.ms
+cpu_ratio fill zram0 ps3vram
 
 for d in zram0 ps3vram; do
 	pagefill $d free
@@ -106,6 +120,7 @@ done
 sample zram freed
 sample ps3vram freed
 ratio freed
+cpu_ratio verify zram0 ps3vram
 
 echo 1 > $Z/compact || rig_fail "cannot write $Z/compact"
 echo 1 > $B/compact || rig_fail "cannot write $B/compact"
@@ -115,4 +130,17 @@ ratio compacted
 rig_log "zram mm_stat: $(cat $Z/mm_stat); ps3vram comp_stat: $(cat $B/comp_stat)"
 [ "$(rig_column 5 $B/comp_stat)" = 0 ] ||
 	rig_fail "ps3vram refused writes: $(cat $B/comp_stat)"
+
+# The same pages with checksum=1: what a CRC-32 per object costs, written
+# and read
+rmmod ps3vram || rig_fail "rmmod ps3vram failed"
+modprobe ps3vram size=1G compress=lz4 checksum=1 ||
+	rig_fail "modprobe ps3vram compress=lz4 checksum=1 failed"
+rig_wait_for /dev/ps3vram 5 || rig_fail "no /dev/ps3vram"
+pagefill ps3vram fill csum
+pagefill ps3vram free csum
+cpu_ratio fill ps3vram csum
+cpu_ratio verify ps3vram csum
+[ "$(rig_column 12 $B/io_stat)" = 0 ] ||
+	rig_fail "checksum errors: $(cat $B/io_stat)"
 rig_pass

@@ -14,11 +14,12 @@
  *                           device, then reads back the other half and
  *                           verifies every byte
  *
- * A page is the machine's page size.  Both commands print one line:
- * "pagefill: CMD pages=N sys_ms=T" with the process's system CPU time
- * over the writes or the discards: the time the disk's driver spent in
- * this process's context, a write's compression and copy (generating the
- * pages is user time, not counted).
+ * A page is the machine's page size.  Both commands print
+ * "pagefill: STEP pages=N sys_ms=T" lines (fill; free, then verify) with
+ * the process's system CPU time over the writes, the discards or the
+ * reads: the time the disk's driver spent in this process's context (a
+ * write's compression and copy, a read's copy and decompression;
+ * generating and comparing the pages is user time, not counted).
  *
  * tools/vm/mkinitramfs links this statically with pattern.c and installs
  * it as /bin/rig-pagefill.
@@ -105,6 +106,7 @@ static int free_half(int fd, size_t psize, uint32_t pages, uint64_t seed,
 	}
 	printf("pagefill: free pages=%" PRIu32 " sys_ms=%ld\n", pages / 2,
 	       sys_ms() - t);
+	t = sys_ms();
 	for (; i < pages; i++) {
 		if (pread(fd, buf, psize, (off_t)perm[i] * psize) != (ssize_t)psize) {
 			fprintf(stderr, "rig-pagefill: read of page %" PRIu32 ": %s\n",
@@ -119,6 +121,8 @@ static int free_half(int fd, size_t psize, uint32_t pages, uint64_t seed,
 			bad++;
 		}
 	}
+	printf("pagefill: verify pages=%" PRIu32 " sys_ms=%ld\n",
+	       pages - pages / 2, sys_ms() - t);
 	free(perm);
 	return bad ? 1 : 0;
 }
