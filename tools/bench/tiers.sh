@@ -82,7 +82,12 @@ CAPPED=0
 # struct line); 7919 is a prime, so i * 7919 % N walks 0..N-1 in another
 # order
 SORT_N=$((MIB * 1048576 / 2032 / 7919 * 7919 + 1))
-ZBUD=$(cat $Z/zpool)
+# zswap's pool; since 6.18 zswap has no zpool layer: zsmalloc, fixed
+zpool()
+{
+	cat $Z/zpool 2>/dev/null || echo zsmalloc
+}
+ZBUD=$(zpool)
 DISKSIZE=$(rig_opt disksize) || DISKSIZE=auto
 COMP=/sys/block/ps3vram/comp_stat
 RES=/tmp/tiers.res
@@ -139,7 +144,8 @@ swap_add()
 zswap_off()
 {
 	echo 0 > $Z/enabled
-	echo "$ZBUD" > $Z/zpool || rig_fail "cannot switch zswap to $ZBUD"
+	[ ! -e $Z/zpool ] || echo "$ZBUD" > $Z/zpool ||
+		rig_fail "cannot switch zswap to $ZBUD"
 	echo 20 > $Z/max_pool_percent
 }
 
@@ -281,7 +287,7 @@ setup()
 	*)	rig_fail "unknown tier $1" ;;
 	esac
 	swap_all_on
-	rig_log "tier $1: zswap $(cat $Z/enabled) $(cat $Z/zpool)" \
+	rig_log "tier $1: zswap $(cat $Z/enabled) $(zpool)" \
 		"max_pool_percent $(cat $Z/max_pool_percent);" \
 		"$(awk 'NR > 1 { printf "%s(%s MiB, prio %s) ", $1, int($3 / 1024), $5 }' /proc/swaps)"
 }
@@ -401,7 +407,7 @@ run()
 		"busy_jiffies=$(($(rig_cpu_busy) - b0)) pswpin=$(($(vm pswpin) - pi))" \
 		"pswpout=$(($(vm pswpout) - po)) zswpin=$(($(vm zswpin) - zi))" \
 		"zswpout=$(($(vm zswpout) - zo)) mib=$MIB passes=$PASSES seed=$SEED" \
-		"zswap=$(cat $Z/enabled) zpool=$(cat $Z/zpool)" \
+		"zswap=$(cat $Z/enabled) zpool=$(zpool)" \
 		"max_pool_percent=$(cat $Z/max_pool_percent)" \
 		"zram_wb=$wb capped=$CAPPED" \
 		"$(sed -n 's/.*\(p99_us=[0-9]*\).*/\1/p' /tmp/sb.log)" \
