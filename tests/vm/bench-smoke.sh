@@ -11,5 +11,5 @@
 # makes of them).
 #
 # rig-scenario: tools/bench/tiers.sh
-# rig: --guest mib=200 --guest tiers=a,b,c,g,d,m,e,f,h --disk-iops 0 --disk-bps 0 --timeout 900
+# rig: --guest mib=200 --guest tiers=a,b,c,g,d,m,e,f,z,h --disk-iops 0 --disk-bps 0 --timeout 900
 # rig-kernels: 6.1 -- make bench runs on 6.1 (6.12 has the same tiers)
