@@ -72,9 +72,12 @@ sample()
 			d, s, n, b, b / n, m / n }' | tee "/tmp/$1.$2"
 }
 
-# ratio STATE - ps3vram's bytes per page over zram's
-ratio()
+# compare STATE - both disks' BENCH lines, then ps3vram's bytes per page
+# over zram's
+compare()
 {
+	sample zram "$1"
+	sample ps3vram "$1"
 	awk -v s="$1" '{ sub("bytes_per_page=", "", $7); v[FILENAME] = $7 }
 		END { printf "BENCH: compdensity state=%s ps3vram/zram=%.3f\n",
 			s, v["/tmp/ps3vram." s] / v["/tmp/zram." s] }' \
@@ -109,24 +112,18 @@ cpu_ratio()
 for d in zram0 ps3vram; do
 	pagefill $d fill
 done
-sample zram filled
-sample ps3vram filled
-ratio filled
+compare filled
 cpu_ratio fill zram0 ps3vram
 
 for d in zram0 ps3vram; do
 	pagefill $d free
 done
-sample zram freed
-sample ps3vram freed
-ratio freed
+compare freed
 cpu_ratio verify zram0 ps3vram
 
 echo 1 > $Z/compact || rig_fail "cannot write $Z/compact"
 echo 1 > $B/compact || rig_fail "cannot write $B/compact"
-sample zram compacted
-sample ps3vram compacted
-ratio compacted
+compare compacted
 rig_log "zram mm_stat: $(cat $Z/mm_stat); ps3vram comp_stat: $(cat $B/comp_stat)"
 [ "$(rig_column 5 $B/comp_stat)" = 0 ] ||
 	rig_fail "ps3vram refused writes: $(cat $B/comp_stat)"
