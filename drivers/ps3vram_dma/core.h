@@ -80,9 +80,10 @@ enum ps3vram_dma_stat_item {
  * @inflight: the transfer each busy notifier reports for
  * @slots: the staging slots, after the FIFO in the XDR buffer
  * @nr_slots: how many
- * @slot_map: slots in use, by a client or parked in quarantine
- * @slots_quarantined: slots whose ->quarantined is set: a copy failed by a
- *	reset whose fence never completed targets them
+ * @slot_map: slots in use, by a client or parked in quarantine; a run's
+ *	state (->pages, ->quarantined, ->parked) is in its first slot
+ * @slots_quarantined: slots in runs whose ->quarantined is set: a copy
+ *	failed by a reset whose fence never completed targets them
  * @slots_parked: quarantined slots their client gave back
  * @slot_wait: where ps3vram_dma_slot_get() sleeps for a free slot
  * @clients: claims sorted by VRAM start; under ps3vram_dma_list_lock

@@ -180,6 +180,7 @@ struct ps3vram_dma *ps3vram_dma_engine_add(struct ps3vram_dma_hw *hw)
 		goto put;
 	for (i = 0; i < dma->nr_slots; i++) {
 		dma->slots[i].index = i;
+		dma->slots[i].pages = 1;
 		dma->slots[i].buf = hw->xdr + PS3VRAM_FIFO_SIZE + i * PAGE_SIZE;
 	}
 

@@ -56,6 +56,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitmap.h>
 #include <linux/bitops.h>
 #include <linux/device.h>
 #include <linux/jiffies.h>
@@ -191,7 +192,7 @@ static void ps3vram_dma_quarantine(struct ps3vram_dma *dma,
 	set_bit(xfer->notifier, &dma->notifier_quarantine);
 	if (!xfer->slot->quarantined) {
 		xfer->slot->quarantined = true;
-		dma->slots_quarantined++;
+		dma->slots_quarantined += xfer->slot->pages;
 	}
 }
 
@@ -213,10 +214,10 @@ static bool ps3vram_dma_quarantine_release(struct ps3vram_dma *dma)
 		if (!slot->quarantined)
 			continue;
 		slot->quarantined = false;
-		dma->slots_quarantined--;
+		dma->slots_quarantined -= slot->pages;
 		if (slot->parked) {
 			slot->parked = false;
-			clear_bit(i, dma->slot_map);
+			bitmap_clear(dma->slot_map, i, slot->pages);
 		}
 	}
 	dma->slots_parked = 0;

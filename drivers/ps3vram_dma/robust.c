@@ -74,7 +74,7 @@ static int ps3vram_dma_robust_copy(struct ps3vram_dma_client *client,
  * @slot: destination slot
  * @slot_off: offset in the slot
  * @vram_off: source, relative to the client's claim
- * @len: bytes, at most PS3VRAM_DMA_MAX_COPY, aligned as for
+ * @len: bytes, at most the slot's, aligned as for
  *	ps3vram_dma_download()
  * @poison: the byte that fills the destination when nothing could read it
  * @how: set to what it took (retries, CPU)

@@ -7,8 +7,9 @@
  * <linux/ps3vram_dma.h>:
  *
  *  - Staging slots: the XDR buffer is the FIFO (PS3VRAM_FIFO_SIZE) followed
- *    by PAGE_SIZE slots, handed out from a bitmap.  A client that finds
- *    none free sleeps until one is put back.
+ *    by PAGE_SIZE slots, handed out from a bitmap, alone or as a run of
+ *    adjacent ones (one copy of several pages).  A client that finds none
+ *    free sleeps until one is put back; a run is only ever tried for.
  *  - Copies: a copy takes a free notifier (there are PS3VRAM_NR_NOTIFIERS,
  *    so that many copies can be in flight), is written to the ring and
  *    kicked.  The submitter waits on its notifier: first a cpu_relax() spin
@@ -320,8 +321,9 @@ static int ps3vram_dma_check(struct ps3vram_dma_client *client,
 			     unsigned int slot_off, u64 vram_off,
 			     unsigned int len)
 {
-	if (!client || !slot || !len || len > PS3VRAM_DMA_MAX_COPY ||
-	    slot_off > PAGE_SIZE - len || vram_off >= client->size ||
+	if (!client || !slot || !len || len > slot->pages * PAGE_SIZE ||
+	    slot_off > slot->pages * PAGE_SIZE - len ||
+	    vram_off >= client->size ||
 	    len > client->size - vram_off)
 		return -EINVAL;
 	if (!IS_ALIGNED(slot_off | vram_off | len, PS3VRAM_DMA_ALIGN))
@@ -337,7 +339,7 @@ static int ps3vram_dma_check(struct ps3vram_dma_client *client,
  * @slot: staging slot of @client
  * @slot_off: offset in the slot
  * @vram_off: offset in the client's VRAM claim
- * @len: bytes, at most PS3VRAM_DMA_MAX_COPY
+ * @len: bytes, at most the slot's (PS3VRAM_DMA_MAX_COPY for one page)
  *
  * ps3vram_dma_submit() without its counters, for the zeroing of a new
  * claim (claim.c), whose copies are not uploads of the client's data.
@@ -387,7 +389,7 @@ unlock:
  * @slot: staging slot of @client
  * @slot_off: offset in the slot
  * @vram_off: offset in the client's VRAM claim
- * @len: bytes, at most PS3VRAM_DMA_MAX_COPY
+ * @len: bytes, at most the slot's (PS3VRAM_DMA_MAX_COPY for one page)
  *
  * Offsets and @len must be multiples of PS3VRAM_DMA_ALIGN.  Copies execute
  * in submission order, so a download submitted after an upload to the same
@@ -615,16 +617,31 @@ EXPORT_SYMBOL_GPL(ps3vram_dma_cpu_write);
 
 /* ---- staging slots ----------------------------------------------------- */
 
-static struct ps3vram_dma_slot *ps3vram_dma_slot_try(struct ps3vram_dma *dma)
+/*
+ * Take the first run of @pages free slots, or the longest shorter one
+ * when there is none that long; NULL when no slot is free.
+ */
+static struct ps3vram_dma_slot *ps3vram_dma_slot_try(struct ps3vram_dma *dma,
+						     unsigned int pages)
 {
 	struct ps3vram_dma_slot *slot = NULL;
-	unsigned int i;
+	unsigned int i, end, best = 0, best_len = 0;
 
 	spin_lock(&dma->lock);
-	i = find_first_zero_bit(dma->slot_map, dma->nr_slots);
-	if (i < dma->nr_slots) {
-		set_bit(i, dma->slot_map);
-		slot = &dma->slots[i];
+	for (i = find_first_zero_bit(dma->slot_map, dma->nr_slots);
+	     i < dma->nr_slots && best_len < pages;
+	     i = find_next_zero_bit(dma->slot_map, dma->nr_slots, end)) {
+		end = find_next_bit(dma->slot_map, dma->nr_slots, i);
+		if (end - i > best_len) {
+			best = i;
+			best_len = end - i;
+		}
+	}
+	if (best_len) {
+		best_len = min(best_len, pages);
+		bitmap_set(dma->slot_map, best, best_len);
+		slot = &dma->slots[best];
+		slot->pages = best_len;
 	}
 	spin_unlock(&dma->lock);
 	return slot;
@@ -646,12 +663,12 @@ struct ps3vram_dma_slot *ps3vram_dma_slot_get(struct ps3vram_dma_client *client)
 	struct ps3vram_dma *dma = client->dma;
 	struct ps3vram_dma_slot *slot;
 
-	slot = ps3vram_dma_slot_try(dma);
+	slot = ps3vram_dma_slot_try(dma, 1);
 	if (slot)
 		return slot;
 	atomic64_inc(&dma->stat[PS3VRAM_DMA_SLOT_STALLS]);
 	wait_event_idle_exclusive(dma->slot_wait,
-				  (slot = ps3vram_dma_slot_try(dma)));
+				  (slot = ps3vram_dma_slot_try(dma, 1)));
 	return slot;
 }
 EXPORT_SYMBOL_GPL(ps3vram_dma_slot_get);
@@ -669,14 +686,38 @@ EXPORT_SYMBOL_GPL(ps3vram_dma_slot_get);
 struct ps3vram_dma_slot *
 ps3vram_dma_slot_tryget(struct ps3vram_dma_client *client)
 {
-	return ps3vram_dma_slot_try(client->dma);
+	return ps3vram_dma_slot_try(client->dma, 1);
 }
 EXPORT_SYMBOL_GPL(ps3vram_dma_slot_tryget);
 
 /**
+ * ps3vram_dma_slot_tryget_run() - take adjacent staging slots as one
+ * @client: the client
+ * @pages: slots wanted, 1 to PS3VRAM_DMA_MAX_RUN
+ *
+ * For a client that moves more than a page at once: one copy of up to
+ * @pages pages, one GPU operation of 4 KiB lines with one notifier,
+ * instead of a copy per page.  Never sleeps, as ps3vram_dma_slot_tryget();
+ * when no run of @pages slots is free, it takes the longest run there is,
+ * so a client must use ->pages of what it gets.
+ *
+ * Return: the run, its first slot's @buf the start of ->pages * PAGE_SIZE
+ * bytes; NULL when no slot is free or @pages is out of range.
+ */
+struct ps3vram_dma_slot *
+ps3vram_dma_slot_tryget_run(struct ps3vram_dma_client *client,
+			    unsigned int pages)
+{
+	if (!pages || pages > PS3VRAM_DMA_MAX_RUN)
+		return NULL;
+	return ps3vram_dma_slot_try(client->dma, pages);
+}
+EXPORT_SYMBOL_GPL(ps3vram_dma_slot_tryget_run);
+
+/**
  * ps3vram_dma_slot_put() - give a staging slot back
  * @client: the client that took it
- * @slot: the slot; no copy may be in flight on it
+ * @slot: the slot, or a run of them; no copy may be in flight on it
  *
  * A slot in quarantine (a copy the GPU may still complete targets it, see
  * recover.c) is parked instead: it is free again once the engine has
@@ -686,18 +727,20 @@ void ps3vram_dma_slot_put(struct ps3vram_dma_client *client,
 			  struct ps3vram_dma_slot *slot)
 {
 	struct ps3vram_dma *dma = client->dma;
+	unsigned int pages;
 
 	spin_lock(&dma->lock);
 	WARN_ON_ONCE(!test_bit(slot->index, dma->slot_map) || slot->parked);
 	if (slot->quarantined) {
 		slot->parked = true;
-		dma->slots_parked++;
+		dma->slots_parked += slot->pages;
 		spin_unlock(&dma->lock);
 		return;
 	}
-	clear_bit(slot->index, dma->slot_map);
+	pages = slot->pages;
+	bitmap_clear(dma->slot_map, slot->index, pages);
 	spin_unlock(&dma->lock);
 	/* One slot, one (exclusive) waiter. */
-	wake_up(&dma->slot_wait);
+	wake_up_nr(&dma->slot_wait, pages);
 }
 EXPORT_SYMBOL_GPL(ps3vram_dma_slot_put);

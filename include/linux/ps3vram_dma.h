@@ -11,7 +11,10 @@
  *    copy functions are relative to the start of that range;
  *  - data moves through staging slots: PAGE_SIZE pieces of the XDR buffer
  *    that the GPU can reach.  The CPU fills or reads a slot, the engine
- *    copies between the slot and VRAM;
+ *    copies between the slot and VRAM.  A client that moves more than a
+ *    page at once takes a run of adjacent slots as one slot
+ *    (ps3vram_dma_slot_tryget_run()): one copy, one notifier, one GPU
+ *    operation of 4 KiB lines for up to PS3VRAM_DMA_MAX_RUN pages;
  *  - a copy is either synchronous (ps3vram_dma_upload(), _download()) or
  *    submitted and waited for later (ps3vram_dma_submit(), _wait()), so a
  *    client can keep several copies in flight;
@@ -26,13 +29,19 @@
 #ifndef _LINUX_PS3VRAM_DMA_H
 #define _LINUX_PS3VRAM_DMA_H
 
+#include <linux/sizes.h>
 #include <linux/types.h>
 
 struct ps3vram_dma_client;
 struct ps3vram_dma_slot;
 
-/* Largest single copy: one staging slot. */
+/* Largest copy of a slot of one page. */
 #define PS3VRAM_DMA_MAX_COPY		PAGE_SIZE
+/*
+ * Most pages a run of slots spans: 256 KiB, the former driver's cache
+ * line, which it copied as one operation of 64 lines on every PS3.
+ */
+#define PS3VRAM_DMA_MAX_RUN		(PAGE_SIZE < SZ_256K ? SZ_256K / PAGE_SIZE : 1)
 /* Copies must start and end on this boundary in VRAM and in the slot. */
 #define PS3VRAM_DMA_ALIGN		16
 /* VRAM claims are rounded up to this. */
@@ -75,12 +84,17 @@ struct ps3vram_dma_xfer {
 
 /**
  * struct ps3vram_dma_slot - a staging slot in the DMA-visible XDR buffer
- * @buf: CPU address of the slot, PAGE_SIZE bytes, in the linear mapping
+ * @buf: CPU address of the slot, @pages * PAGE_SIZE bytes, in the linear
+ *	mapping
+ * @pages: pages it spans: 1, or up to PS3VRAM_DMA_MAX_RUN for a run of
+ *	adjacent slots from ps3vram_dma_slot_tryget_run()
  *
- * Clients get slots from ps3vram_dma_slot_get() and use @buf only.
+ * Clients get slots from ps3vram_dma_slot_get() and the _tryget()s, and
+ * use @buf and @pages only.  A copy may cover the whole of a run.
  */
 struct ps3vram_dma_slot {
 	void *buf;
+	unsigned int pages;
 	/* private: the engine's, under its lock */
 	unsigned int index;	/* slot number in the XDR buffer */
 	bool quarantined;	/* a copy the GPU may still finish targets it */
@@ -107,6 +121,9 @@ void ps3vram_dma_unregister_notifier(struct notifier_block *nb);
 struct ps3vram_dma_slot *ps3vram_dma_slot_get(struct ps3vram_dma_client *client);
 struct ps3vram_dma_slot *
 ps3vram_dma_slot_tryget(struct ps3vram_dma_client *client);
+struct ps3vram_dma_slot *
+ps3vram_dma_slot_tryget_run(struct ps3vram_dma_client *client,
+			    unsigned int pages);
 void ps3vram_dma_slot_put(struct ps3vram_dma_client *client,
 			  struct ps3vram_dma_slot *slot);
 

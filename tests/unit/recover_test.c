@@ -352,3 +352,48 @@ UNIT_TEST(recover_test_late_fence_notifies_do_not_heal_a_stalled_engine)
 	EXPECT_FALSE(env.dma->broken);
 	rt_expect_dma_works(1024, 0x77);
 }
+
+/* A run whose copy broke the engine is parked whole and freed whole. */
+UNIT_TEST(recover_test_heal_releases_a_quarantined_run_whole)
+{
+	struct ps3vram_dma_slot *run, *one;
+	unsigned int used;
+
+	rt_start();
+	timeout_ms = 10;
+	emu_late_us = 300 * USEC_PER_MSEC;
+	run = ps3vram_dma_slot_tryget_run(rc, 4);
+	ASSERT_TRUE(run != NULL);
+	ASSERT_EQ(run->pages, 4);
+	used = bitmap_weight(env.dma->slot_map, env.dma->nr_slots);
+	dma_fail_every(&emu_fail_late, 1);
+	EXPECT_EQ(ps3vram_dma_download(rc, run, 0, 0, 4 * PAGE_SIZE),
+		  -ETIMEDOUT);
+	dma_fail_every(&emu_fail_late, 0);
+	ASSERT_TRUE(env.dma->broken);
+	EXPECT_EQ(env.dma->slots_quarantined, 4);
+	ps3vram_dma_slot_put(rc, run);
+	EXPECT_TRUE(run->parked);
+	EXPECT_EQ(env.dma->slots_parked, 4);
+	EXPECT_EQ(bitmap_weight(env.dma->slot_map, env.dma->nr_slots), used);
+	/* nobody gets its slots while it is parked */
+	one = ps3vram_dma_slot_tryget_run(rc, 1);
+	ASSERT_TRUE(one != NULL);
+	EXPECT_TRUE(one->index < run->index || one->index >= run->index + 4);
+	ps3vram_dma_slot_put(rc, one);
+
+	/* heals as in the test above: tries at 100, 300 and 700 ms */
+	unit_clock_advance(100 * NSEC_PER_MSEC);
+	unit_work_run_due();
+	unit_clock_advance(200 * NSEC_PER_MSEC);
+	unit_work_run_due();
+	unit_clock_advance(400 * NSEC_PER_MSEC);
+	unit_work_run_due();
+	EXPECT_FALSE(env.dma->broken);
+	EXPECT_FALSE(run->parked);
+	EXPECT_EQ(env.dma->slots_quarantined, 0);
+	EXPECT_EQ(env.dma->slots_parked, 0);
+	EXPECT_EQ(bitmap_weight(env.dma->slot_map, env.dma->nr_slots),
+		  used - 4);
+	rt_expect_dma_works(0, 0x42);
+}

@@ -197,3 +197,112 @@ UNIT_TEST(slot_test_copies_up_to_the_claim_and_slot_ends_are_valid)
 	EXPECT_EQ(((u8 *)s->buf)[0], 0);
 	EXPECT_EQ(((u8 *)s->buf)[PAGE_SIZE - 1], 0);
 }
+
+/* ---- runs of slots ---- */
+
+UNIT_TEST(slot_test_a_run_is_adjacent_slots_and_goes_back_whole)
+{
+	struct ps3vram_dma_slot *r;
+	unsigned int i;
+
+	slot_start();
+	r = ps3vram_dma_slot_tryget_run(sc, PS3VRAM_DMA_MAX_RUN);
+	ASSERT_TRUE(r != NULL);
+	held[nr_held++] = r;
+	EXPECT_EQ(r->pages, PS3VRAM_DMA_MAX_RUN);
+	EXPECT_EQ(slots_used(), PS3VRAM_DMA_MAX_RUN);
+	for (i = 0; i < r->pages; i++)
+		EXPECT_TRUE(env.dma->slots[r->index + i].buf ==
+			    r->buf + i * PAGE_SIZE);
+	/* a single slot after it is a slot of one page */
+	held[nr_held++] = ps3vram_dma_slot_get(sc);
+	EXPECT_EQ(held[1]->pages, 1);
+	EXPECT_EQ(held[1]->index, r->index + r->pages);
+	ps3vram_dma_slot_put(sc, held[--nr_held]);
+	ps3vram_dma_slot_put(sc, held[--nr_held]);
+	EXPECT_EQ(slots_used(), 0);
+	EXPECT_EQ(env.dma->slot_wait.wakeups, 2);
+}
+
+UNIT_TEST(slot_test_a_run_is_the_longest_free_one_when_none_is_long_enough)
+{
+	struct ps3vram_dma_slot *r;
+	unsigned int i;
+
+	slot_start();
+	for (i = 0; i < DMA_NR_SLOTS; i++)
+		held[nr_held++] = ps3vram_dma_slot_get(sc);
+	/* free: 10, 20-21, 30-32 */
+	ps3vram_dma_slot_put(sc, held[10]);
+	ps3vram_dma_slot_put(sc, held[20]);
+	ps3vram_dma_slot_put(sc, held[21]);
+	ps3vram_dma_slot_put(sc, held[30]);
+	ps3vram_dma_slot_put(sc, held[31]);
+	ps3vram_dma_slot_put(sc, held[32]);
+	r = ps3vram_dma_slot_tryget_run(sc, 2);
+	ASSERT_TRUE(r != NULL);
+	EXPECT_EQ(r->index, 20);
+	EXPECT_EQ(r->pages, 2);
+	held[20] = r;
+	held[21] = NULL;
+	r = ps3vram_dma_slot_tryget_run(sc, 8);
+	ASSERT_TRUE(r != NULL);
+	EXPECT_EQ(r->index, 30);
+	EXPECT_EQ(r->pages, 3);
+	held[30] = r;
+	held[31] = held[32] = NULL;
+	r = ps3vram_dma_slot_tryget_run(sc, 8);
+	ASSERT_TRUE(r != NULL);
+	EXPECT_EQ(r->index, 10);
+	EXPECT_EQ(r->pages, 1);
+	held[10] = r;
+	EXPECT_TRUE(ps3vram_dma_slot_tryget_run(sc, 1) == NULL);
+	EXPECT_EQ(slots_used(), DMA_NR_SLOTS);
+	/* the cleanup puts the rest; the runs free their tails */
+	for (i = 0; i < nr_held; i++)
+		while (i < nr_held && !held[i])
+			held[i] = held[--nr_held];
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_SLOT_STALLS), 0);
+}
+
+UNIT_TEST(slot_test_a_run_of_no_pages_or_too_many_is_refused)
+{
+	slot_start();
+	EXPECT_TRUE(ps3vram_dma_slot_tryget_run(sc, 0) == NULL);
+	EXPECT_TRUE(ps3vram_dma_slot_tryget_run(sc, PS3VRAM_DMA_MAX_RUN + 1) ==
+		    NULL);
+	EXPECT_EQ(slots_used(), 0);
+}
+
+/* One copy, one GPU operation, of every byte of a run, both ways. */
+UNIT_TEST(slot_test_a_run_moves_as_one_copy_of_all_its_pages)
+{
+	struct ps3vram_dma_slot *r;
+	unsigned int len, i;
+	u64 copies;
+	u8 *vram;
+
+	slot_start();
+	r = ps3vram_dma_slot_tryget_run(sc, PS3VRAM_DMA_MAX_RUN);
+	ASSERT_TRUE(r != NULL);
+	held[nr_held++] = r;
+	len = r->pages * PAGE_SIZE;
+	for (i = 0; i < len; i++)
+		((u8 *)r->buf)[i] = (u8)(i * 7 + i / 4096);
+	copies = atomic64_read(&env.emu->landed[PS3VRAM_EMU_VRAM_COPIES]);
+	EXPECT_EQ(ps3vram_dma_upload(sc, r, 0, PAGE_SIZE, len), 0);
+	EXPECT_EQ(atomic64_read(&env.emu->landed[PS3VRAM_EMU_VRAM_COPIES]),
+		  copies + 1);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_UPLOADS), 1);
+	vram = dma_vram(sc, PAGE_SIZE);
+	EXPECT_EQ(memcmp(vram, r->buf, len), 0);
+	EXPECT_EQ(*dma_vram(sc, 0), 0);
+	EXPECT_EQ(*dma_vram(sc, PAGE_SIZE + len), 0);
+
+	memset(r->buf, 0, len);
+	EXPECT_EQ(ps3vram_dma_download(sc, r, 16, PAGE_SIZE + 16, len - 16), 0);
+	EXPECT_EQ(memcmp(r->buf + 16, vram + 16, len - 16), 0);
+	/* past the run: refused */
+	EXPECT_EQ(ps3vram_dma_upload(sc, r, 0, 0, len + 16), -EINVAL);
+	EXPECT_EQ(ps3vram_dma_upload(sc, r, 16, 0, len), -EINVAL);
+}

@@ -37,6 +37,21 @@ static inline bool bitmap_full(const unsigned long *src, unsigned int nbits)
 	return find_first_zero_bit(src, nbits) == nbits;
 }
 
+/* As lib/bitmap.c's __bitmap_set() and __bitmap_clear(): not atomic. */
+static inline void bitmap_set(unsigned long *map, unsigned int start,
+			      unsigned int nbits)
+{
+	while (nbits--)
+		__set_bit(start++, map);
+}
+
+static inline void bitmap_clear(unsigned long *map, unsigned int start,
+				unsigned int nbits)
+{
+	while (nbits--)
+		__clear_bit(start++, map);
+}
+
 /* As lib/bitmap.c: a kmalloc_array() of longs, freed by kfree(). */
 #define bitmap_alloc(nbits, flags) \
 	kmalloc_array(BITS_TO_LONGS(nbits), sizeof(unsigned long), (flags))

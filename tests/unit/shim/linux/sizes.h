@@ -6,6 +6,7 @@
 #define SZ_512	0x00000200
 #define SZ_4K	0x00001000
 #define SZ_64K	0x00010000
+#define SZ_256K	0x00040000
 #define SZ_1M	0x00100000
 #define SZ_2M	0x00200000
 #define SZ_4M	0x00400000

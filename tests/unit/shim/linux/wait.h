@@ -39,6 +39,7 @@ typedef struct wait_queue_head wait_queue_head_t;
 
 #define wake_up(wq)		((void)((wq)->wakeups++))
 #define wake_up_all(wq)		wake_up(wq)
+#define wake_up_nr(wq, nr)	((void)(nr), wake_up(wq))
 #define wake_up_interruptible(wq) wake_up(wq)
 
 #define __unit_wait_event(wq, condition, kind)				\
