@@ -9,10 +9,11 @@
  * working, and changes what happens underneath:
  *
  *  - No cache.  Every segment of a bio moves by DMA between its page and
- *    the VRAM through a staging slot, in copies of at most one slot
- *    (PAGE_SIZE): a 4 KiB swap-in is one 4 KiB download, not a 256 KiB
- *    cache line fill, and nothing is read to write a page.  Sub-page I/O
- *    (down to a 512-byte sector) is a copy of that size.
+ *    the VRAM through a staging slot: a 4 KiB swap-in is one 4 KiB
+ *    download, not a 256 KiB cache line fill, and nothing is read to
+ *    write a page.  Sub-page I/O (down to a 512-byte sector) is a copy of
+ *    that size.  Contiguous segments share a copy, through a run of slots
+ *    of up to PS3VRAM_DMA_MAX_RUN pages: a 1 MiB bio is four copies.
  *  - Several copies in flight.  A bio keeps up to PS3VRAM_BLK_DEPTH copies
  *    submitted to the engine before it waits for the oldest, and any
  *    number of bios run at once, each in its submitter's context (there
@@ -409,12 +410,16 @@ static void ps3vram_blk_count(enum ps3vram_blk_stat_item item, u64 n)
 /**
  * struct ps3vram_blk_copy - one copy of a bio in flight
  * @xfer: the engine's transfer
- * @slot: the staging slot it goes through
- * @bv: the piece of the bio (its page, offset and length); no page for
- *	write-zeroes
+ * @slot: the staging slot it goes through, a run of them for a copy of
+ *	several segments
+ * @bv: its first piece of the bio (its page, offset and length); no page
+ *	for write-zeroes
+ * @bio: the bio whose segments from @iter a read's bytes go to; NULL for
+ *	a copy of @bv alone
+ * @iter: where in @bio the copy starts
  * @vram_off: where the copy starts in the claim
- * @len: its length: @bv's, or with checksums the whole unit a read of
- *	part of one downloads
+ * @len: its length: its segments', or with checksums the whole unit a
+ *	read of part of one downloads
  * @skip: where @bv's bytes start in the slot (0 but for such a read)
  * @err: the submit's error; the copy is then done by the robust path
  */
@@ -422,6 +427,8 @@ struct ps3vram_blk_copy {
 	struct ps3vram_dma_xfer xfer;
 	struct ps3vram_dma_slot *slot;
 	struct bio_vec bv;
+	struct bio *bio;
+	struct bvec_iter iter;
 	u64 vram_off;
 	unsigned int len;
 	unsigned int skip;
@@ -431,18 +438,22 @@ struct ps3vram_blk_copy {
 /**
  * struct ps3vram_blk_batch - the copies of one bio, a ring of them
  * @client: the engine client they go through (ps3vram_blk.lock held)
+ * @bio: the bio, NULL for rw_page
  * @copy: the ring
  * @first: index of the oldest copy in flight
- * @nr: copies in flight
+ * @nr: copies in flight, the newest maybe still open
+ * @open: the newest copy takes more segments: not submitted yet
  * @up: uploads (writes, write-zeroes) rather than downloads
  * @failed: a copy could not be done at all, or a read failed its
  *	checksum: the bio ends in an I/O error
  */
 struct ps3vram_blk_batch {
 	struct ps3vram_dma_client *client;
+	struct bio *bio;
 	struct ps3vram_blk_copy copy[PS3VRAM_BLK_DEPTH];
 	unsigned int first;
 	unsigned int nr;
+	bool open;
 	bool up;
 	bool failed;
 };
@@ -558,6 +569,25 @@ static int ps3vram_blk_verify(struct ps3vram_blk_batch *b,
 	return -EIO;
 }
 
+/* A read's bytes, from its slot to the segments of @c. */
+static void ps3vram_blk_copy_out(struct ps3vram_blk_copy *c)
+{
+	void *buf = c->slot->buf;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+
+	if (!c->bio) {
+		if (c->bv.bv_page)
+			memcpy_to_bvec(&c->bv, buf + c->skip);
+		return;
+	}
+	c->iter.bi_size = c->len;
+	__bio_for_each_segment(bv, c->bio, iter, c->iter) {
+		memcpy_to_bvec(&bv, buf);
+		buf += bv.bv_len;
+	}
+}
+
 /* Wait for the oldest copy, finish it, and return its slot for reuse. */
 static struct ps3vram_dma_slot *
 ps3vram_blk_complete(struct ps3vram_blk_batch *b)
@@ -573,28 +603,53 @@ ps3vram_blk_complete(struct ps3vram_blk_batch *b)
 		ret = ps3vram_blk_verify(b, c->slot, c->vram_off, c->len);
 	if (ret)
 		b->failed = true;
-	if (!b->up && c->bv.bv_page)
-		memcpy_to_bvec(&c->bv, c->slot->buf + c->skip);
+	if (!b->up)
+		ps3vram_blk_copy_out(c);
 	b->first = (b->first + 1) % PS3VRAM_BLK_DEPTH;
 	b->nr--;
 	return c->slot;
 }
 
+/* Submit @c, filled: its sums first for a write with checksums. */
+static void ps3vram_blk_start(struct ps3vram_blk_batch *b,
+			      struct ps3vram_blk_copy *c)
+{
+	if (b->up && ps3vram_blk.csum)
+		ps3vram_blk_sum(c->vram_off, c->slot->buf, c->len);
+	c->err = ps3vram_dma_submit(b->client, &c->xfer,
+				    b->up ? PS3VRAM_DMA_TO_VRAM :
+				    PS3VRAM_DMA_FROM_VRAM,
+				    c->slot, 0, c->vram_off, c->len);
+}
+
+/* Submit the open copy, if there is one: it takes no more segments. */
+static void ps3vram_blk_close(struct ps3vram_blk_batch *b)
+{
+	if (!b->open)
+		return;
+	b->open = false;
+	ps3vram_blk_start(b, &b->copy[(b->first + b->nr - 1) %
+				      PS3VRAM_BLK_DEPTH]);
+}
+
 /*
- * A slot for the next copy: a free one if there is one at once, else the
- * oldest copy's once it is done; only a batch with nothing in flight
- * sleeps for one.
+ * A slot for the next copy, a run of up to @pages: free ones if there
+ * are any at once, else the oldest copy's once it is done; only a batch
+ * with nothing in flight sleeps for one.
  */
-static struct ps3vram_dma_slot *ps3vram_blk_slot(struct ps3vram_blk_batch *b)
+static struct ps3vram_dma_slot *ps3vram_blk_slot(struct ps3vram_blk_batch *b,
+						 unsigned int pages)
 {
 	struct ps3vram_dma_slot *slot;
 
+	ps3vram_blk_close(b);
 	if (b->nr == PS3VRAM_BLK_DEPTH)
 		return ps3vram_blk_complete(b);
-	if (!b->nr)
-		return ps3vram_dma_slot_get(b->client);
-	slot = ps3vram_dma_slot_tryget(b->client);
-	return slot ? slot : ps3vram_blk_complete(b);
+	slot = ps3vram_dma_slot_tryget_run(b->client, pages);
+	if (slot)
+		return slot;
+	return b->nr ? ps3vram_blk_complete(b) :
+		       ps3vram_dma_slot_get(b->client);
 }
 
 /* The bytes of @bv (no page: zeroes) into @buf. */
@@ -619,7 +674,7 @@ static void ps3vram_blk_cpu(struct ps3vram_blk_batch *b,
 			    const struct bio_vec *bv, u64 vram_off)
 {
 	struct ps3vram_dma_client *client = b->client;
-	struct ps3vram_dma_slot *slot = ps3vram_blk_slot(b);
+	struct ps3vram_dma_slot *slot = ps3vram_blk_slot(b, 1);
 	struct bio_vec v = *bv;
 	int ret;
 
@@ -652,25 +707,59 @@ static void ps3vram_blk_submit(struct ps3vram_blk_batch *b,
 			       const struct bio_vec *bv, u64 vram_off,
 			       unsigned int len, unsigned int skip)
 {
-	struct ps3vram_dma_slot *slot = ps3vram_blk_slot(b);
+	struct ps3vram_dma_slot *slot = ps3vram_blk_slot(b, 1);
 	struct ps3vram_blk_copy *c;
 
 	c = &b->copy[(b->first + b->nr) % PS3VRAM_BLK_DEPTH];
 	c->slot = slot;
 	c->bv = *bv;
+	c->bio = NULL;
 	c->vram_off = vram_off;
 	c->len = len;
 	c->skip = skip;
-	if (b->up) {
+	if (b->up)
 		ps3vram_blk_fill(slot->buf, *bv);
-		if (ps3vram_blk.csum)
-			ps3vram_blk_sum(vram_off, slot->buf, len);
-	}
-	c->err = ps3vram_dma_submit(b->client, &c->xfer,
-				    b->up ? PS3VRAM_DMA_TO_VRAM :
-				    PS3VRAM_DMA_FROM_VRAM,
-				    slot, 0, vram_off, len);
 	b->nr++;
+	ps3vram_blk_start(b, c);
+}
+
+/*
+ * Add segment @bv, at @vram_off and at @iter in the batch's bio, to the
+ * open copy when it goes on from there and has room; else open a copy on
+ * a run of slots for up to the @left bytes that remain.  Contiguous
+ * segments (a bio's, write-zeroes') so go as copies of up to
+ * PS3VRAM_DMA_MAX_RUN pages.
+ */
+static void ps3vram_blk_add(struct ps3vram_blk_batch *b,
+			    const struct bio_vec *bv, u64 vram_off,
+			    const struct bvec_iter *iter, unsigned int left)
+{
+	struct ps3vram_dma_slot *slot;
+	struct ps3vram_blk_copy *c;
+
+	c = &b->copy[(b->first + b->nr + PS3VRAM_BLK_DEPTH - 1) %
+		     PS3VRAM_BLK_DEPTH];
+	if (!b->open || c->vram_off + c->len != vram_off ||
+	    c->len + bv->bv_len > c->slot->pages * PAGE_SIZE) {
+		left = min_t(unsigned int, left,
+			     PS3VRAM_DMA_MAX_RUN * PAGE_SIZE);
+		/* before the ring's index: it may finish the oldest copy */
+		slot = ps3vram_blk_slot(b, DIV_ROUND_UP(left, PAGE_SIZE));
+		c = &b->copy[(b->first + b->nr) % PS3VRAM_BLK_DEPTH];
+		c->slot = slot;
+		c->bv = *bv;
+		c->bio = iter ? b->bio : NULL;
+		if (iter)
+			c->iter = *iter;
+		c->vram_off = vram_off;
+		c->len = 0;
+		c->skip = 0;
+		b->nr++;
+		b->open = true;
+	}
+	if (b->up)
+		ps3vram_blk_fill(c->slot->buf + c->len, *bv);
+	c->len += bv->bv_len;
 }
 
 /*
@@ -685,7 +774,7 @@ static void ps3vram_blk_rmw(struct ps3vram_blk_batch *b,
 			    unsigned int skip)
 {
 	struct ps3vram_dma_client *client = b->client;
-	struct ps3vram_dma_slot *slot = ps3vram_blk_slot(b);
+	struct ps3vram_dma_slot *slot = ps3vram_blk_slot(b, 1);
 	struct ps3vram_dma_robust how;
 	int ret;
 
@@ -736,21 +825,29 @@ static void ps3vram_blk_queue_units(struct ps3vram_blk_batch *b,
 	}
 }
 
-/* Queue the copies of @bv (no page: zeroes) to or from @vram_off. */
+/*
+ * Queue the copies of @bv (no page: zeroes) to or from @vram_off, at
+ * @iter in the batch's bio (NULL: no bio) with @left bytes from there on.
+ */
 static void ps3vram_blk_queue(struct ps3vram_blk_batch *b,
-			      const struct bio_vec *bv, u64 vram_off)
+			      const struct bio_vec *bv, u64 vram_off,
+			      const struct bvec_iter *iter, unsigned int left)
 {
-	if (ps3vram_blk.csum)
+	unsigned int align = ps3vram_blk.csum ? PS3VRAM_BLK_UNIT :
+						PS3VRAM_DMA_ALIGN;
+
+	if (IS_ALIGNED(vram_off | bv->bv_len, align))
+		ps3vram_blk_add(b, bv, vram_off, iter, left);
+	else if (ps3vram_blk.csum)
 		ps3vram_blk_queue_units(b, bv, vram_off);
-	else if (!IS_ALIGNED(vram_off | bv->bv_len, PS3VRAM_DMA_ALIGN))
-		ps3vram_blk_cpu(b, bv, vram_off);
 	else
-		ps3vram_blk_submit(b, bv, vram_off, bv->bv_len, 0);
+		ps3vram_blk_cpu(b, bv, vram_off);
 }
 
 /* Finish every copy in flight and give the slots back. */
 static void ps3vram_blk_drain(struct ps3vram_blk_batch *b)
 {
+	ps3vram_blk_close(b);
 	while (b->nr)
 		ps3vram_dma_slot_put(b->client, ps3vram_blk_complete(b));
 }
@@ -1361,24 +1458,26 @@ static void ps3vram_blk_found(sector_t sector, unsigned int nr)
 
 /* ---- bios -------------------------------------------------------------- */
 
-/* Reads and writes: every segment, in copies of at most a slot. */
+/* Reads and writes: every segment, in copies of up to a run of slots. */
 static bool ps3vram_blk_rw(struct bio *bio, bool up)
 {
-	struct ps3vram_blk_batch b = { .client = ps3vram_blk.client, .up = up };
+	struct ps3vram_blk_batch b = {
+		.client = ps3vram_blk.client, .bio = bio, .up = up,
+	};
 	u64 off = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
 	struct bvec_iter iter;
 	struct bio_vec bv;
 
 	/* A segment never crosses a page, and a slot is a page. */
 	bio_for_each_segment(bv, bio, iter) {
-		ps3vram_blk_queue(&b, &bv, off);
+		ps3vram_blk_queue(&b, &bv, off, &iter, iter.bi_size);
 		off += bv.bv_len;
 	}
 	ps3vram_blk_drain(&b);
 	return !b.failed;
 }
 
-/* Write-zeroes: a zeroed slot per copy. */
+/* Write-zeroes: zeroed runs of slots. */
 static bool ps3vram_blk_zero(struct bio *bio)
 {
 	struct ps3vram_blk_batch b = { .client = ps3vram_blk.client, .up = true };
@@ -1388,7 +1487,8 @@ static bool ps3vram_blk_zero(struct bio *bio)
 
 	while (off < end) {
 		bv.bv_len = min_t(u64, end - off, PS3VRAM_DMA_MAX_COPY);
-		ps3vram_blk_queue(&b, &bv, off);
+		ps3vram_blk_queue(&b, &bv, off, NULL,
+				  min_t(u64, end - off, UINT_MAX));
 		off += bv.bv_len;
 	}
 	ps3vram_blk_drain(&b);
@@ -1535,7 +1635,7 @@ static int ps3vram_blk_rw_page(struct block_device *bdev, sector_t sector,
 	if (ps3vram_blk.table) {
 		b.failed = ps3vram_blk_comp_bvec(&bv, off, up);
 	} else {
-		ps3vram_blk_queue(&b, &bv, off);
+		ps3vram_blk_queue(&b, &bv, off, NULL, PAGE_SIZE);
 		ps3vram_blk_drain(&b);
 	}
 	if (!b.failed && up)

@@ -155,6 +155,30 @@ static void ps3vram_dma_test_copy_of_a_slice(struct kunit *test)
 	ps3vram_dma_slot_put(c, slot);
 }
 
+/* A run of slots moves as one copy of all its pages, both ways. */
+static void ps3vram_dma_test_copy_of_a_run(struct kunit *test)
+{
+	struct ps3vram_dma_client *c = kunit_client(test);
+	/* as many pages as the claim has after its first */
+	unsigned int pages = min_t(u64, PS3VRAM_DMA_MAX_RUN,
+				   ps3vram_dma_client_size(c) / PAGE_SIZE - 1);
+	struct ps3vram_dma_slot *run;
+	unsigned int len;
+
+	run = ps3vram_dma_slot_tryget_run(c, pages);
+	KUNIT_ASSERT_NOT_NULL(test, run);
+	KUNIT_EXPECT_GT(test, run->pages, 1);
+	len = run->pages * PAGE_SIZE;
+	fill_pattern(run->buf, len, 3);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_upload(c, run, 0, PAGE_SIZE, len), 0);
+	memset(run->buf, 0, len);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_download(c, run, 0, PAGE_SIZE, len),
+			0);
+	KUNIT_EXPECT_TRUE(test, check_pattern(run->buf, len, 3));
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_upload(c, run, 16, 0, len), -EINVAL);
+	ps3vram_dma_slot_put(c, run);
+}
+
 static void ps3vram_dma_test_copy_rejects_bad_ranges(struct kunit *test)
 {
 	struct ps3vram_dma_client *c = kunit_client(test);
@@ -286,6 +310,7 @@ static struct kunit_case ps3vram_dma_test_cases[] = {
 	KUNIT_CASE(ps3vram_dma_test_claim_rounds_up),
 	KUNIT_CASE(ps3vram_dma_test_copy_round_trip),
 	KUNIT_CASE(ps3vram_dma_test_copy_of_a_slice),
+	KUNIT_CASE(ps3vram_dma_test_copy_of_a_run),
 	KUNIT_CASE(ps3vram_dma_test_copy_rejects_bad_ranges),
 	KUNIT_CASE(ps3vram_dma_test_many_copies_in_flight),
 	KUNIT_CASE(ps3vram_dma_test_copies_work_after_reset),
