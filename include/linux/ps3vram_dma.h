@@ -41,7 +41,7 @@ struct ps3vram_dma_slot;
  * Most pages a run of slots spans: 256 KiB, the former driver's cache
  * line, which it copied as one operation of 64 lines on every PS3.
  */
-#define PS3VRAM_DMA_MAX_RUN		(PAGE_SIZE < SZ_256K ? SZ_256K / PAGE_SIZE : 1)
+#define PS3VRAM_DMA_MAX_RUN		(SZ_256K > PAGE_SIZE ? SZ_256K / PAGE_SIZE : 1)
 /* Copies must start and end on this boundary in VRAM and in the slot. */
 #define PS3VRAM_DMA_ALIGN		16
 /* VRAM claims are rounded up to this. */
