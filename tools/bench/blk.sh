@@ -19,8 +19,10 @@
 # the order ps3vram, msleep, udelay, udelay, msleep, ps3vram.  The
 # cbe-oss-dev thread that replaced msleep(1) polling by udelay(10) steps
 # measured writes 16.5 -> 239 MB/s (14.5x) and reads 32.7 -> 370 MB/s
-# (11.3x) on a PS3.  Prints a BENCH line per run and per test the means
-# and the speed-up udelay / msleep.
+# (11.3x) on a PS3.  Prints a BENCH line per run, with the model's line
+# transfers and how many of their waits slept (debugfs ps3vram_legacy/),
+# and per test the means, the speed-up udelay / msleep and each form's
+# sleeping waits per line (the thread's: 1 for msleep, 0 for udelay).
 #
 # Last, what a PS3's default of one copy in flight costs: /dev/ps3vram
 # with the engine reloaded at nr_notifiers=1 and =8, in the order 1, 8,
@@ -33,6 +35,7 @@
 
 RUNTIME=${RUNTIME:-8}
 MIB=128
+LEGACY_DEBUGFS=/sys/kernel/debug/ps3vram_legacy
 
 # bench DEV RW BS [JOBS] - fio on DEV, JOBS (2) jobs of 64 MiB each;
 # prints "IOPS KB/s"
@@ -93,21 +96,26 @@ for t in "read 1m" "write 1m"; do
 	# shellcheck disable=SC2086 # the test's two words
 	set -- $t
 	for dev in ps3vram msleep udelay udelay msleep ps3vram; do
+		lines=0 slept=0
 		if [ $dev = ps3vram ]; then
 			r=$(bench /dev/ps3vram "$1" "$2" 1)
 		else
 			legacy $dev
 			r=$(bench /dev/ps3vram_legacy "$1" "$2" 1)
+			lines=$(cat $LEGACY_DEBUGFS/lines) &&
+				slept=$(cat $LEGACY_DEBUGFS/slept) ||
+				rig_fail "no $LEGACY_DEBUGFS"
 		fi
-		echo "$1-$2 $dev $r" >> /tmp/hist
-		echo "BENCH: blk historic dev=$dev test=$1-$2 jobs=1 kbps=${r#* }"
+		echo "$1-$2 $dev $r $lines $slept" >> /tmp/hist
+		echo "BENCH: blk historic dev=$dev test=$1-$2 jobs=1 kbps=${r#* } lines=$lines slept=$slept"
 	done
 done
 rmmod ps3vram_legacy || rig_fail "rmmod ps3vram_legacy failed"
-awk '{ kbps[$1 " " $2] += $4 / 2; t[$1] = 1 }
-	END { for (x in t) printf "BENCH: blk historic-ratio test=%s ps3vram_mbs=%.1f msleep_mbs=%.1f udelay_mbs=%.1f speedup=%.2f\n", x,
+awk '{ kbps[$1 " " $2] += $4 / 2; lines[$1 " " $2] += $5; slept[$1 " " $2] += $6; t[$1] = 1 }
+	END { for (x in t) printf "BENCH: blk historic-ratio test=%s ps3vram_mbs=%.1f msleep_mbs=%.1f udelay_mbs=%.1f speedup=%.2f msleep_slept=%.3f udelay_slept=%.3f\n", x,
 		kbps[x " ps3vram"] / 1000, kbps[x " msleep"] / 1000, kbps[x " udelay"] / 1000,
-		kbps[x " udelay"] / kbps[x " msleep"] }' /tmp/hist | sort
+		kbps[x " udelay"] / kbps[x " msleep"],
+		slept[x " msleep"] / lines[x " msleep"], slept[x " udelay"] / lines[x " udelay"] }' /tmp/hist | sort
 
 # notifiers N - the engine (the software RSX over ps3vram_dma) and
 # /dev/ps3vram afresh, N copies in flight

@@ -15,52 +15,60 @@
  *    if it is dirty, then fills the line from VRAM, both synchronously
  *    and also for a write: a 4 KiB swap-out or swap-in moves 256 KiB or
  *    512 KiB.
- *  - One line transfer at a time: one mutex serialises all I/O.
+ *  - A line moves as one GPU operation: an M2MF of 64 lines of 4 KiB
+ *    (a run of staging slots, ps3vram_dma_slot_tryget_run()), with one
+ *    notifier, kicked once.
+ *  - Before each line the CPU pays for what the former driver's
+ *    ps3vram_fire_ring() did around the kick, the GPU mutex and the
+ *    lv1_gpu_fb_blit() hypervisor call: line_us of busy waiting, a model
+ *    (nothing here can measure a PS3's hypervisor call; 0 leaves it out).
+ *  - One line transfer at a time, one bio at a time: a bio that comes
+ *    while another is being served joins the list of the task serving
+ *    it, which serves it next (ps3vram_submit_bio() of 6.1), and bios are
+ *    split to the queue limits first (bio_split_to_limits()).
  *  - The completion wait in both of its historic forms (wait=): "msleep",
  *    msleep(1) polling, as the driver was merged; "udelay", 20 x
  *    udelay(10) and then msleep(1) polling, the fix that the cbe-oss-dev
  *    thread measured (1 MiB direct I/O: writes 16.5 -> 239 MB/s, reads
  *    32.7 -> 370 MB/s) and that the driver kept since.  Both give up
- *    after a second as it did.
+ *    after 200 ms, as 6.1's does.
  *  - Its queue limits: BLK_SAFE_MAX_SECTORS per request, a rotational
  *    disk (6.1's default), no discard, no synchronous swap path.
  *
- * What differs: the engine copies at most a page (a staging slot), so a
- * line moves as 256 KiB / PAGE_SIZE page copies queued back to back, in
- * order on the FIFO as the RSX ran the former driver's single 64-line
- * blit, and the historic wait polls the last of them.  The lines are
- * staging slots held while the module is loaded, as the former driver's
- * lines were its XDR buffer, so they take 448 of the engine's slots (all
- * but 48 with the software RSX's 2 MiB buffer and 4 KiB pages).  A copy
- * that fails is not retried: the bio fails, where the former driver
- * logged the timeout and went on.
+ * What differs: the lines are staging slots held while the module is
+ * loaded, as the former driver's lines were its XDR buffer, so they take
+ * 448 of the engine's slots (all but 48 with the software RSX's 2 MiB
+ * buffer and 4 KiB pages).  A copy that fails is not retried: the bio
+ * fails, where the former driver logged the timeout and went on.
  *
- * Counters (hits, misses, write-backs) are logged when the module is
- * unloaded.
+ * Counters, in debugfs ps3vram_legacy/: hits, misses, write-backs, line
+ * transfers, the waits of them that slept and the msleep(1) calls; they
+ * are logged when the module is unloaded too.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bio.h>
 #include <linux/blkdev.h>
+#include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/highmem.h>
 #include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/mutex.h>
 #include <linux/ps3vram_dma.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 
 #define LEGACY_NAME		"ps3vram_legacy"
 #define LEGACY_LINE_SIZE	SZ_256K
 #define LEGACY_NR_LINES		7
 #define LEGACY_LINE_SLOTS	(LEGACY_LINE_SIZE / PAGE_SIZE)
-/* The former driver's wait: udelay() steps, then msleep(1) until 1 s. */
+/* The former driver's wait: udelay() steps, then msleep(1) until 200 ms. */
 #define LEGACY_UDELAY_STEPS	20
 #define LEGACY_UDELAY_US	10
-#define LEGACY_TIMEOUT_MS	1000
+#define LEGACY_TIMEOUT_MS	200
 
 static unsigned int size_mb = 128;
 module_param(size_mb, uint, 0444);
@@ -70,15 +78,19 @@ static char *wait = "udelay";
 module_param(wait, charp, 0444);
 MODULE_PARM_DESC(wait, "Completion wait: \"udelay\" (20 x udelay(10), then msleep(1) polling; default) or \"msleep\" (msleep(1) polling only)");
 
+static unsigned int line_us = 5;
+module_param(line_us, uint, 0444);
+MODULE_PARM_DESC(line_us, "CPU time (us) the model spends per line for the GPU mutex and the hypervisor call that kicks the FIFO (default 5; 0: none)");
+
 /**
  * struct legacy_line - one cache line
- * @slot: its staging slots, LEGACY_LINE_SLOTS of them, in order
+ * @slot: its staging slots, a run of LEGACY_LINE_SLOTS
  * @base: the VRAM offset it holds, line-aligned
  * @present: it holds @base's data
  * @dirty: it was written since it was filled
  */
 struct legacy_line {
-	struct ps3vram_dma_slot *slot[LEGACY_LINE_SLOTS];
+	struct ps3vram_dma_slot *slot;
 	u64 base;
 	bool present;
 	bool dirty;
@@ -91,13 +103,18 @@ struct legacy_line {
  * @major: block major from register_blkdev()
  * @bytes: size of the disk, a whole number of lines
  * @udelay: the udelay() form of the wait
- * @lock: serialises all I/O and protects the cache
- * @line: the cache
+ * @lock: protects @list
+ * @list: the bio being served, first, and those waiting for it
+ * @line: the cache, used by whoever serves the list
  * @counter: the replacement counter
- * @xfer: the copies of one line transfer
+ * @xfer: the copy of one line transfer
+ * @debugfs: the counters' directory
  * @hits: accesses found in the cache
  * @misses: line fills
  * @flushes: dirty lines written back
+ * @lines: line transfers
+ * @slept: of them, the waits that slept
+ * @sleeps: msleep(1) calls
  */
 struct legacy {
 	struct ps3vram_dma_client *client;
@@ -105,13 +122,18 @@ struct legacy {
 	int major;
 	u64 bytes;
 	bool udelay;
-	struct mutex lock;	/* all I/O, one bio at a time; the cache */
+	spinlock_t lock;	/* the list */
+	struct bio_list list;
 	struct legacy_line line[LEGACY_NR_LINES];
 	unsigned int counter;
-	struct ps3vram_dma_xfer xfer[LEGACY_LINE_SLOTS];
+	struct ps3vram_dma_xfer xfer;
+	struct dentry *debugfs;
 	u64 hits;
 	u64 misses;
 	u64 flushes;
+	u64 lines;
+	u64 slept;
+	u64 sleeps;
 };
 
 static struct legacy legacy;
@@ -126,10 +148,14 @@ static void legacy_msleep_1(void)
 	schedule_timeout_uninterruptible(msecs_to_jiffies(1) + 1);
 }
 
-/* The former driver's ps3vram_notifier_wait(), on the engine's transfer. */
+/*
+ * The former driver's ps3vram_notifier_wait(), on the engine's transfer;
+ * counts its msleep(1)s.
+ */
 static void legacy_wait(struct ps3vram_dma_xfer *xfer)
 {
 	unsigned long timeout;
+	u64 sleeps = legacy.sleeps;
 	unsigned int i;
 
 	if (legacy.udelay) {
@@ -142,31 +168,30 @@ static void legacy_wait(struct ps3vram_dma_xfer *xfer)
 	timeout = jiffies + msecs_to_jiffies(LEGACY_TIMEOUT_MS);
 	do {
 		if (ps3vram_dma_done(xfer))
-			return;
+			break;
 		legacy_msleep_1();
+		legacy.sleeps++;
 	} while (time_before(jiffies, timeout));
+	if (legacy.sleeps != sleeps)
+		legacy.slept++;
 }
 
-/* Move a whole line to or from VRAM, and wait for it. */
+/*
+ * Move a whole line to or from VRAM, as one copy, and wait for it; the
+ * kick's CPU cost first (ps3vram_fire_ring()'s mutex and hypervisor call).
+ */
 static int legacy_line_xfer(struct legacy_line *l, enum ps3vram_dma_dir dir)
 {
-	unsigned int i, n;
-	int ret = 0, err;
+	int ret;
 
-	lockdep_assert_held(&legacy.lock);
-	for (n = 0; n < LEGACY_LINE_SLOTS; n++) {
-		ret = ps3vram_dma_submit(legacy.client, &legacy.xfer[n], dir,
-					 l->slot[n], 0, l->base + n * PAGE_SIZE,
-					 PAGE_SIZE);
-		if (ret)
-			break;
-	}
-	if (n)
-		legacy_wait(&legacy.xfer[n - 1]);
-	for (i = 0; i < n; i++) {
-		err = ps3vram_dma_wait(&legacy.xfer[i]);
-		if (err && !ret)
-			ret = err;
+	if (line_us)
+		udelay(line_us);
+	legacy.lines++;
+	ret = ps3vram_dma_submit(legacy.client, &legacy.xfer, dir, l->slot, 0,
+				 l->base, LEGACY_LINE_SIZE);
+	if (!ret) {
+		legacy_wait(&legacy.xfer);
+		ret = ps3vram_dma_wait(&legacy.xfer);
 	}
 	if (ret)
 		pr_err_ratelimited("line at %#llx: %s failed: %d\n", l->base,
@@ -205,10 +230,10 @@ static struct legacy_line *legacy_match(u64 off)
 	return l;
 }
 
-/* Copy one bio segment through the cache, a slot's worth at a time. */
+/* Copy one bio segment through the cache, a line's worth at a time. */
 static int legacy_rw(struct bio_vec *bv, u64 off, bool write)
 {
-	unsigned int done = 0, len, in_line, in_slot;
+	unsigned int done = 0, len, in_line;
 	struct legacy_line *l;
 	void *buf, *mem;
 
@@ -218,10 +243,9 @@ static int legacy_rw(struct bio_vec *bv, u64 off, bool write)
 		if (!l)
 			break;
 		in_line = off + done - l->base;
-		in_slot = in_line % PAGE_SIZE;
 		len = min_t(unsigned int, bv->bv_len - done,
-			    PAGE_SIZE - in_slot);
-		buf = l->slot[in_line / PAGE_SIZE]->buf + in_slot;
+			    LEGACY_LINE_SIZE - in_line);
+		buf = l->slot->buf + in_line;
 		if (write) {
 			memcpy(buf, mem + done, len);
 			l->dirty = true;
@@ -234,34 +258,65 @@ static int legacy_rw(struct bio_vec *bv, u64 off, bool write)
 	return done == bv->bv_len ? 0 : -EIO;
 }
 
-static void legacy_submit_bio(struct bio *bio)
+/*
+ * Serve @bio, the first of the list, and end it; return the next one,
+ * which came while it was served (ps3vram_do_bio()).
+ */
+static struct bio *legacy_do_bio(struct bio *bio)
 {
 	u64 off = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
 	bool write = op_is_write(bio_op(bio));
 	struct bvec_iter iter;
 	struct bio_vec bv;
+	struct bio *next;
 	int ret = 0;
 
 	if (bio_op(bio) != REQ_OP_READ && bio_op(bio) != REQ_OP_WRITE) {
 		bio->bi_status = BLK_STS_NOTSUPP;
-		bio_endio(bio);
-		return;
-	}
-	if (off + bio->bi_iter.bi_size > legacy.bytes) {
-		bio_io_error(bio);
-		return;
-	}
-	mutex_lock(&legacy.lock);
-	bio_for_each_segment(bv, bio, iter) {
-		ret = legacy_rw(&bv, off, write);
-		if (ret)
-			break;
-		off += bv.bv_len;
-	}
-	mutex_unlock(&legacy.lock);
-	if (ret)
+	} else if (off + bio->bi_iter.bi_size > legacy.bytes) {
 		bio->bi_status = BLK_STS_IOERR;
+	} else {
+		bio_for_each_segment(bv, bio, iter) {
+			ret = legacy_rw(&bv, off, write);
+			if (ret)
+				break;
+			off += bv.bv_len;
+		}
+		if (ret)
+			bio->bi_status = BLK_STS_IOERR;
+	}
+
+	spin_lock_irq(&legacy.lock);
+	bio_list_pop(&legacy.list);
+	next = bio_list_peek(&legacy.list);
+	spin_unlock_irq(&legacy.lock);
 	bio_endio(bio);
+	return next;
+}
+
+/*
+ * ps3vram_submit_bio() of 6.1: split to the limits; a bio that finds
+ * another being served joins the list and returns at once, and the task
+ * serving the list serves it too.
+ */
+static void legacy_submit_bio(struct bio *bio)
+{
+	bool busy;
+
+	bio = bio_split_to_limits(bio);
+	if (!bio)
+		return;
+
+	spin_lock_irq(&legacy.lock);
+	busy = !bio_list_empty(&legacy.list);
+	bio_list_add(&legacy.list, bio);
+	spin_unlock_irq(&legacy.lock);
+	if (busy)
+		return;
+
+	do {
+		bio = legacy_do_bio(bio);
+	} while (bio);
 }
 
 static const struct block_device_operations legacy_fops = {
@@ -269,12 +324,14 @@ static const struct block_device_operations legacy_fops = {
 	.submit_bio	= legacy_submit_bio,
 };
 
-/* Write every dirty line back, as the former driver did on removal. */
+/*
+ * Write every dirty line back, as the former driver did on removal; the
+ * disk is gone, so nobody serves the list.
+ */
 static void legacy_flush_all(void)
 {
 	unsigned int i;
 
-	mutex_lock(&legacy.lock);
 	for (i = 0; i < LEGACY_NR_LINES; i++) {
 		struct legacy_line *l = &legacy.line[i];
 
@@ -284,32 +341,49 @@ static void legacy_flush_all(void)
 			legacy.flushes++;
 		}
 	}
-	mutex_unlock(&legacy.lock);
 }
 
 static void legacy_put_slots(void)
 {
-	unsigned int i, j;
+	unsigned int i;
 
 	for (i = 0; i < LEGACY_NR_LINES; i++)
-		for (j = 0; j < LEGACY_LINE_SLOTS; j++)
-			if (legacy.line[i].slot[j])
-				ps3vram_dma_slot_put(legacy.client,
-						     legacy.line[i].slot[j]);
+		if (legacy.line[i].slot)
+			ps3vram_dma_slot_put(legacy.client, legacy.line[i].slot);
 }
 
+/* Each line a run of LEGACY_LINE_SLOTS slots: one copy moves it. */
 static int legacy_get_slots(void)
 {
-	unsigned int i, j;
+	struct ps3vram_dma_slot *run;
+	unsigned int i;
 
-	for (i = 0; i < LEGACY_NR_LINES; i++)
-		for (j = 0; j < LEGACY_LINE_SLOTS; j++) {
-			legacy.line[i].slot[j] =
-				ps3vram_dma_slot_tryget(legacy.client);
-			if (!legacy.line[i].slot[j])
-				return -ENOSPC;
+	BUILD_BUG_ON(LEGACY_LINE_SLOTS > PS3VRAM_DMA_MAX_RUN);
+	for (i = 0; i < LEGACY_NR_LINES; i++) {
+		run = ps3vram_dma_slot_tryget_run(legacy.client,
+						  LEGACY_LINE_SLOTS);
+		if (run && run->pages < LEGACY_LINE_SLOTS) {
+			ps3vram_dma_slot_put(legacy.client, run);
+			run = NULL;
 		}
+		if (!run)
+			return -ENOSPC;
+		legacy.line[i].slot = run;
+	}
 	return 0;
+}
+
+static void legacy_debugfs_init(void)
+{
+	struct dentry *d = debugfs_create_dir(LEGACY_NAME, NULL);
+
+	legacy.debugfs = d;
+	debugfs_create_u64("hits", 0444, d, &legacy.hits);
+	debugfs_create_u64("misses", 0444, d, &legacy.misses);
+	debugfs_create_u64("flushes", 0444, d, &legacy.flushes);
+	debugfs_create_u64("lines", 0444, d, &legacy.lines);
+	debugfs_create_u64("slept", 0444, d, &legacy.slept);
+	debugfs_create_u64("sleeps", 0444, d, &legacy.sleeps);
 }
 
 static struct gendisk *legacy_alloc_disk(void)
@@ -348,7 +422,8 @@ static int __init legacy_init(void)
 		pr_err("size_mb=0: no disk\n");
 		return -EINVAL;
 	}
-	mutex_init(&legacy.lock);
+	spin_lock_init(&legacy.lock);
+	bio_list_init(&legacy.list);
 	legacy.bytes = (u64)size_mb * SZ_1M;
 	legacy.client = ps3vram_dma_client_create(LEGACY_NAME, legacy.bytes);
 	if (IS_ERR(legacy.client)) {
@@ -358,8 +433,8 @@ static int __init legacy_init(void)
 	}
 	ret = legacy_get_slots();
 	if (ret) {
-		pr_err("the cache needs %lu free staging slots\n",
-		       LEGACY_NR_LINES * LEGACY_LINE_SLOTS);
+		pr_err("the cache needs %u runs of %lu free staging slots\n",
+		       LEGACY_NR_LINES, LEGACY_LINE_SLOTS);
 		goto out_slots;
 	}
 
@@ -383,9 +458,10 @@ static int __init legacy_init(void)
 	ret = add_disk(disk);
 	if (ret)
 		goto out_disk;
-	pr_info("/dev/%s: %u MiB, %u lines of %u KiB, wait=%s\n",
+	legacy_debugfs_init();
+	pr_info("/dev/%s: %u MiB, %u lines of %u KiB, wait=%s, line_us=%u\n",
 		disk->disk_name, size_mb, LEGACY_NR_LINES,
-		LEGACY_LINE_SIZE / SZ_1K, wait);
+		LEGACY_LINE_SIZE / SZ_1K, wait, line_us);
 	return 0;
 
 out_disk:
@@ -403,9 +479,11 @@ static void __exit legacy_exit(void)
 	del_gendisk(legacy.disk);
 	put_disk(legacy.disk);
 	unregister_blkdev(legacy.major, LEGACY_NAME);
+	debugfs_remove_recursive(legacy.debugfs);
 	legacy_flush_all();
-	pr_info("wait=%s: %llu hits, %llu misses, %llu write-backs\n", wait,
-		legacy.hits, legacy.misses, legacy.flushes);
+	pr_info("wait=%s: %llu hits, %llu misses, %llu write-backs; %llu line transfers, %llu waits slept, %llu msleep(1)s\n",
+		wait, legacy.hits, legacy.misses, legacy.flushes, legacy.lines,
+		legacy.slept, legacy.sleeps);
 	legacy_put_slots();
 	ps3vram_dma_client_destroy(legacy.client);
 }
