@@ -11,7 +11,9 @@
 #   page is stored whole): rig-blkcheck's odd-sized O_DIRECT writes (parts of
 #   pages: read-modify-write) and reads verify every sector, the fresh
 #   disk reads as zeros; then with every 97th copy corrupted by the
-#   software RSX, no sector reads wrong: checksum errors, I/O errors.
+#   software RSX, no sector reads wrong (downloads read again, checksum
+#   errors, I/O errors), and a page whose upload was corrupted reads as
+#   an I/O error.
 # - As swap (lz4, the disk twice the VRAM claimed): twice RAM of
 #   swapbench's mixed data verifies page by page, while the software RSX
 #   hangs every 997th copy, loses the notifier of every 1499th and lands
@@ -68,8 +70,27 @@ rig_emu_fault corrupt 0
 tail -n 3 /tmp/blkcheck.log
 grep -q MISMATCH /tmp/blkcheck.log &&
 	rig_fail "checksum=1: a flipped bit was read as data"
-[ "$rc" = 3 ] || rig_fail "checksum=1: rig-blkcheck -e exit $rc, not 3"
-[ "$(rig_column 12 $B/io_stat)" -gt 0 ] ||
+[ "$rc" = 0 ] || [ "$rc" = 3 ] ||
+	rig_fail "checksum=1: rig-blkcheck -e exit $rc, not 0 or 3"
+# caught: a download read again (a retry), or an object that changed in
+# VRAM (a checksum error, an I/O error)
+[ $(($(rig_column 4 $B/io_stat) + $(rig_column 12 $B/io_stat))) -gt 0 ] ||
+	rig_fail "checksum=1: no corruption caught: $(cat $B/io_stat)"
+# Which copies every 97th hits depends on their order: with 64 KiB pages
+# nearly every write of rig-blkcheck is a download and an upload, and the
+# download read again after a hit shifts that order by one, so every
+# hit is a download from then on.  An upload corrupted for certain: a
+# page written whole, alone, with every copy corrupted; it must not read.
+errors=$(rig_column 12 $B/io_stat)
+page=$(($(rig_page_kib) * 1024))
+dd if=/dev/urandom of=/tmp/page bs=$page count=1 2> /dev/null
+rig_emu_fault corrupt 1
+dd if=/tmp/page of=/dev/ps3vram bs=$page seek=7 oflag=direct 2> /dev/null ||
+	rig_fail "a write of a page with its upload corrupted failed"
+rig_emu_fault corrupt 0
+dd if=/dev/ps3vram of=/tmp/back bs=$page skip=7 count=1 iflag=direct \
+	2> /dev/null && rig_fail "checksum=1: a page uploaded with a flipped bit was read"
+[ "$(rig_column 12 $B/io_stat)" -gt "$errors" ] ||
 	rig_fail "no checksum error counted: $(cat $B/io_stat)"
 rmmod ps3vram || rig_fail "rmmod ps3vram failed"
 
