@@ -102,9 +102,9 @@ for t in "read 1m" "write 1m"; do
 		else
 			legacy $dev
 			r=$(bench /dev/ps3vram_legacy "$1" "$2" 1)
-			lines=$(cat $LEGACY_DEBUGFS/lines) &&
-				slept=$(cat $LEGACY_DEBUGFS/slept) ||
-				rig_fail "no $LEGACY_DEBUGFS"
+			[ -d $LEGACY_DEBUGFS ] || rig_fail "no $LEGACY_DEBUGFS"
+			lines=$(cat $LEGACY_DEBUGFS/lines)
+			slept=$(cat $LEGACY_DEBUGFS/slept)
 		fi
 		echo "$1-$2 $dev $r $lines $slept" >> /tmp/hist
 		echo "BENCH: blk historic dev=$dev test=$1-$2 jobs=1 kbps=${r#* } lines=$lines slept=$slept"
