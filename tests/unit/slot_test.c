@@ -232,30 +232,30 @@ UNIT_TEST(slot_test_a_run_is_the_longest_free_one_when_none_is_long_enough)
 	slot_start();
 	for (i = 0; i < DMA_NR_SLOTS; i++)
 		held[nr_held++] = ps3vram_dma_slot_get(sc);
-	/* free: 10, 20-21, 30-32 */
+	/* free: 3, 5-6, 8-10 (31 slots with 64 KiB pages) */
+	ps3vram_dma_slot_put(sc, held[3]);
+	ps3vram_dma_slot_put(sc, held[5]);
+	ps3vram_dma_slot_put(sc, held[6]);
+	ps3vram_dma_slot_put(sc, held[8]);
+	ps3vram_dma_slot_put(sc, held[9]);
 	ps3vram_dma_slot_put(sc, held[10]);
-	ps3vram_dma_slot_put(sc, held[20]);
-	ps3vram_dma_slot_put(sc, held[21]);
-	ps3vram_dma_slot_put(sc, held[30]);
-	ps3vram_dma_slot_put(sc, held[31]);
-	ps3vram_dma_slot_put(sc, held[32]);
 	r = ps3vram_dma_slot_tryget_run(sc, 2);
 	ASSERT_TRUE(r != NULL);
-	EXPECT_EQ(r->index, 20);
+	EXPECT_EQ(r->index, 5);
 	EXPECT_EQ(r->pages, 2);
-	held[20] = r;
-	held[21] = NULL;
-	r = ps3vram_dma_slot_tryget_run(sc, 8);
+	held[5] = r;
+	held[6] = NULL;
+	r = ps3vram_dma_slot_tryget_run(sc, 4);
 	ASSERT_TRUE(r != NULL);
-	EXPECT_EQ(r->index, 30);
+	EXPECT_EQ(r->index, 8);
 	EXPECT_EQ(r->pages, 3);
-	held[30] = r;
-	held[31] = held[32] = NULL;
-	r = ps3vram_dma_slot_tryget_run(sc, 8);
+	held[8] = r;
+	held[9] = held[10] = NULL;
+	r = ps3vram_dma_slot_tryget_run(sc, 4);
 	ASSERT_TRUE(r != NULL);
-	EXPECT_EQ(r->index, 10);
+	EXPECT_EQ(r->index, 3);
 	EXPECT_EQ(r->pages, 1);
-	held[10] = r;
+	held[3] = r;
 	EXPECT_TRUE(ps3vram_dma_slot_tryget_run(sc, 1) == NULL);
 	EXPECT_EQ(slots_used(), DMA_NR_SLOTS);
 	/* the cleanup puts the rest; the runs free their tails */
