@@ -79,7 +79,6 @@ struct ps3vram_dma_xfer {
 	unsigned int notifier;	/* the completion notifier it waits on */
 	int state;		/* enum ps3vram_dma_xfer_state */
 	int status;		/* 0, -ETIMEDOUT, -EIO or -ENODEV */
-	u64 submitted;		/* when it was queued (ns) */
 };
 
 /**
