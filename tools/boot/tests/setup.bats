@@ -24,23 +24,30 @@ setup() {
 	# 208472 kB of RAM, the virtual PS3's
 	echo "MemTotal:         208472 kB" > "$ROOT/proc/meminfo"
 	echo "Filename Type Size Used Priority" > "$ROOT/proc/swaps"
-	# a ps3vram_dma engine is bound
+	# a ps3vram_dma engine is bound, with 256 MiB of VRAM
 	mkdir -p "$ROOT/sys/kernel/ps3vram_dma"
+	echo "268435456 0 496 0 0 0 0" > "$ROOT/sys/kernel/ps3vram_dma/mem_stat"
 	: > "$LOG"
 	# ps3vram: compress= as the module's parameter; NO_LZ4: this kernel
 	# has no LZ4, compress=lz4 fails
 	stub modprobe '
 		[ "$1" = -n ] && exit 0
 		[ "$1" = -r ] && {
+			# IN_USE: the module cannot go
+			[ "$2" = "${IN_USE:-}" ] && exit 1
 			rm -rf "$PS3VRAM_SYSROOT/sys/block/$2" \
 				"$PS3VRAM_SYSROOT/sys/module/$2"
 			exit
 		}
 		case $1 in
 		ps3vram_swap)
-			# zswap then makes its pool, which claims the VRAM
-			mkdir -p "$PS3VRAM_SYSROOT/sys/kernel/ps3vram_swap"
+			# loaded already: as it is; else zswap then makes its
+			# pool, which claims the VRAM
+			[ -d "$PS3VRAM_SYSROOT/sys/module/ps3vram_swap" ] && exit 0
+			mkdir -p "$PS3VRAM_SYSROOT/sys/kernel/ps3vram_swap" \
+				"$PS3VRAM_SYSROOT/sys/module/ps3vram_swap/parameters"
 			case ${2:-} in vram_mb=*) mb=${2#vram_mb=} ;; *) mb=256 ;; esac
+			echo "$mb" > "$PS3VRAM_SYSROOT/sys/module/ps3vram_swap/parameters/vram_mb"
 			echo "0 0 0 $((mb << 20))" > "$PS3VRAM_SYSROOT/sys/kernel/ps3vram_swap/mm_stat" ;;
 		ps3vram)
 			[ -d "$PS3VRAM_SYSROOT/sys/module/ps3vram" ] && exit 0
@@ -144,6 +151,49 @@ param() {
 	[[ $(grep -n ps3vram_swap "$TMP/calls" | cut -d: -f1) -lt \
 	   $(grep -n '^modprobe ps3vram compress=off$' "$TMP/calls" | cut -d: -f1) ]] ||
 		fail "the block device was loaded before the zpool: $(cat "$TMP/calls")"
+}
+
+@test "both: ZPOOL_MB of all the VRAM or more is refused, nothing loaded" {
+	for mb in 256 300; do
+		conf MODE=both ZPOOL_MB=$mb
+		capture "$SETUP" -c "$TMP/conf" start
+		expect_rc 1
+		expect_grep err "ZPOOL_MB=$mb: the VRAM has 256 MiB"
+	done
+	expect_count calls 0 '^modprobe ps3vram'
+	conf MODE=both ZPOOL_MB=255
+	capture "$SETUP" -c "$TMP/conf" start
+	expect_rc 0
+}
+
+@test "both: a new ZPOOL_MB loads the idle zpool module again; one in use stays, said so" {
+	modprobe ps3vram_swap vram_mb=64
+	: > "$LOG"
+	conf MODE=both ZPOOL_MB=48
+	capture "$SETUP" -c "$TMP/conf" start
+	expect_rc 0
+	expect_grep calls '^modprobe -r ps3vram_swap$'
+	expect_grep calls '^modprobe ps3vram_swap vram_mb=48$'
+	expect_grep out 'unloaded ps3vram_swap .vram_mb=64. to load it with ZPOOL_MB=48'
+	[[ $(cat "$ROOT/sys/module/ps3vram_swap/parameters/vram_mb") == 48 ]] ||
+		fail "vram_mb $(cat "$ROOT/sys/module/ps3vram_swap/parameters/vram_mb")"
+
+	# in use (zswap's pool): kept, and the change waits for the next boot
+	"$SETUP" -c "$TMP/conf" stop
+	conf MODE=both ZPOOL_MB=32
+	IN_USE=ps3vram_swap capture "$SETUP" -c "$TMP/conf" start
+	expect_rc 0
+	expect_grep out 'in use with vram_mb=48: ZPOOL_MB=32 takes effect at the next boot'
+	[[ $(cat "$ROOT/sys/module/ps3vram_swap/parameters/vram_mb") == 48 ]] ||
+		fail "vram_mb changed under a user"
+
+	# the same value: nothing unloaded
+	"$SETUP" -c "$TMP/conf" stop
+	conf MODE=both ZPOOL_MB=48
+	: > "$LOG"
+	capture "$SETUP" -c "$TMP/conf" start
+	expect_rc 0
+	expect_count calls 0 '^modprobe -r ps3vram_swap'
 }
 
 @test "zpool after udev loaded the block device: it goes first, if idle" {
@@ -260,7 +310,7 @@ param() {
 }
 
 @test "no engine (no PS3 video RAM): start says so and succeeds, doing nothing" {
-	rmdir "$ROOT/sys/kernel/ps3vram_dma"
+	rm -r "$ROOT/sys/kernel/ps3vram_dma"
 	for m in auto zpool block both; do
 		conf "MODE=$m"
 		capture "$SETUP" -c "$TMP/conf" start
