@@ -29,6 +29,7 @@
 #ifndef _LINUX_PS3VRAM_DMA_H
 #define _LINUX_PS3VRAM_DMA_H
 
+#include <linux/math.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
 
@@ -41,7 +42,7 @@ struct ps3vram_dma_slot;
  * Most pages a run of slots spans: 256 KiB, the former driver's cache
  * line, which it copied as one operation of 64 lines on every PS3.
  */
-#define PS3VRAM_DMA_MAX_RUN		(SZ_256K > PAGE_SIZE ? SZ_256K / PAGE_SIZE : 1)
+#define PS3VRAM_DMA_MAX_RUN		DIV_ROUND_UP(SZ_256K, PAGE_SIZE)
 /* Copies must start and end on this boundary in VRAM and in the slot. */
 #define PS3VRAM_DMA_ALIGN		16
 /* VRAM claims are rounded up to this. */

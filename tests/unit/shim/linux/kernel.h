@@ -8,6 +8,7 @@
 #ifndef _UNIT_LINUX_KERNEL_H
 #define _UNIT_LINUX_KERNEL_H
 
+#include <linux/math.h>
 #include <linux/kconfig.h>
 #include <linux/types.h>
 #include <linux/compiler.h>
@@ -66,7 +67,6 @@
 #define ALIGN(x, a)		__ALIGN_KERNEL_MASK(x, (typeof(x))(a) - 1)
 #define ALIGN_DOWN(x, a)	ALIGN((x) - ((a) - 1), (a))
 #define IS_ALIGNED(x, a)	(((x) & ((typeof(x))(a) - 1)) == 0)
-#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define DIV_ROUND_UP_ULL(ll, d) \
 	({ unsigned long long _tmp = (ll) + (d) - 1; _tmp / (d); })
 #define roundup(x, y)		((((x) + ((y) - 1)) / (y)) * (y))
