@@ -412,27 +412,30 @@ static void ps3vram_blk_count(enum ps3vram_blk_stat_item item, u64 n)
  * @xfer: the engine's transfer
  * @slot: the staging slot it goes through, a run of them for a copy of
  *	several segments
- * @bv: its first piece of the bio (its page, offset and length); no page
- *	for write-zeroes
- * @bio: the bio whose segments from @iter a read's bytes go to; NULL for
- *	a copy of @bv alone
- * @iter: where in @bio the copy starts
+ * @bv: without @segs, the piece of the bio it copies (its page, offset
+ *	and length); no page for write-zeroes
+ * @iter: with @segs, where in the batch's bio its segments start
  * @vram_off: where the copy starts in the claim
  * @len: its length: its segments', or with checksums the whole unit a
  *	read of part of one downloads
  * @skip: where @bv's bytes start in the slot (0 but for such a read)
  * @err: the submit's error; the copy is then done by the robust path
+ * @segs: it copies the bio's segments from @iter on, not @bv
+ *
+ * Eight of them are on the stack of every bio: kept small.
  */
 struct ps3vram_blk_copy {
 	struct ps3vram_dma_xfer xfer;
 	struct ps3vram_dma_slot *slot;
-	struct bio_vec bv;
-	struct bio *bio;
-	struct bvec_iter iter;
+	union {
+		struct bio_vec bv;
+		struct bvec_iter iter;
+	};
 	u64 vram_off;
 	unsigned int len;
 	unsigned int skip;
 	int err;
+	bool segs;
 };
 
 /**
@@ -569,20 +572,20 @@ static int ps3vram_blk_verify(struct ps3vram_blk_batch *b,
 	return -EIO;
 }
 
-/* A read's bytes, from its slot to the segments of @c. */
-static void ps3vram_blk_copy_out(struct ps3vram_blk_copy *c)
+/* A read's bytes, from the slot of @c to its piece or segments of @bio. */
+static void ps3vram_blk_copy_out(struct bio *bio, struct ps3vram_blk_copy *c)
 {
 	void *buf = c->slot->buf;
 	struct bvec_iter iter;
 	struct bio_vec bv;
 
-	if (!c->bio) {
+	if (!c->segs) {
 		if (c->bv.bv_page)
 			memcpy_to_bvec(&c->bv, buf + c->skip);
 		return;
 	}
 	c->iter.bi_size = c->len;
-	__bio_for_each_segment(bv, c->bio, iter, c->iter) {
+	__bio_for_each_segment(bv, bio, iter, c->iter) {
 		memcpy_to_bvec(&bv, buf);
 		buf += bv.bv_len;
 	}
@@ -604,7 +607,7 @@ ps3vram_blk_complete(struct ps3vram_blk_batch *b)
 	if (ret)
 		b->failed = true;
 	if (!b->up)
-		ps3vram_blk_copy_out(c);
+		ps3vram_blk_copy_out(b->bio, c);
 	b->first = (b->first + 1) % PS3VRAM_BLK_DEPTH;
 	b->nr--;
 	return c->slot;
@@ -713,7 +716,7 @@ static void ps3vram_blk_submit(struct ps3vram_blk_batch *b,
 	c = &b->copy[(b->first + b->nr) % PS3VRAM_BLK_DEPTH];
 	c->slot = slot;
 	c->bv = *bv;
-	c->bio = NULL;
+	c->segs = false;
 	c->vram_off = vram_off;
 	c->len = len;
 	c->skip = skip;
@@ -747,10 +750,11 @@ static void ps3vram_blk_add(struct ps3vram_blk_batch *b,
 		slot = ps3vram_blk_slot(b, DIV_ROUND_UP(left, PAGE_SIZE));
 		c = &b->copy[(b->first + b->nr) % PS3VRAM_BLK_DEPTH];
 		c->slot = slot;
-		c->bv = *bv;
-		c->bio = iter ? b->bio : NULL;
+		c->segs = !!iter;
 		if (iter)
 			c->iter = *iter;
+		else
+			c->bv = *bv;
 		c->vram_off = vram_off;
 		c->len = 0;
 		c->skip = 0;
