@@ -13,9 +13,10 @@
  * A claim is zeroed before its client gets it, so that no client reads
  * what another left in that VRAM: a destroyed client's data, an earlier
  * engine's (the module reloaded), an earlier boot's.  The GPU does it,
- * uploading one zeroed staging slot over the claim, as many copies in
- * flight as the engine has notifiers; a copy that fails is written by the
- * CPU instead, and the CPU never reads VRAM.  Zeroing when a claim is
+ * uploading one zeroed run of staging slots over the claim, in batches of
+ * copies (one notifier and one kick each), two batches in flight when the
+ * engine has the notifiers; a batch that fails is written by the CPU
+ * instead, and the CPU never reads VRAM.  Zeroing when a claim is
  * given back instead would leave what was there before the engine came,
  * and what a client destroyed while the engine could not copy left
  * behind.  The time it takes is logged with the claim.
@@ -94,49 +95,90 @@ static int ps3vram_dma_find_room(struct ps3vram_dma *dma, u64 *size,
 	return 0;
 }
 
+/* Copies of a zeroing batch, and batches in flight at most. */
+#define PS3VRAM_DMA_ZERO_BATCH		16
+#define PS3VRAM_DMA_ZERO_DEPTH		2
+
+/* A batch of zeroing copies and its transfer. */
+struct ps3vram_dma_zeroing {
+	struct ps3vram_dma_xfer xfer;
+	struct ps3vram_dma_copy copy[PS3VRAM_DMA_ZERO_BATCH];
+	unsigned int nr;
+};
+
 /*
- * Write a failed (or never queued) zeroing copy with the CPU from the
+ * Write a failed (or never queued) zeroing batch with the CPU from the
  * zeroed slot.  Return: 0, or the CPU path's error (-ENODEV once the
  * engine is gone).
  */
 static int ps3vram_dma_zero_cpu(struct ps3vram_dma_client *client,
-				struct ps3vram_dma_slot *slot, u64 vram_off)
+				const struct ps3vram_dma_zeroing *z)
 {
-	return ps3vram_dma_cpu_write(client, vram_off, slot->buf,
-				     PS3VRAM_DMA_MAX_COPY);
+	const struct ps3vram_dma_copy *c;
+	int ret = 0;
+
+	for (c = z->copy; c < z->copy + z->nr && !ret; c++)
+		ret = ps3vram_dma_cpu_write(client, c->vram_off, c->slot->buf,
+					    c->len);
+	return ret;
+}
+
+/* Fill @z with the next copies of @slot over the claim, from *@off on. */
+static void ps3vram_dma_zero_next(struct ps3vram_dma_client *client,
+				  struct ps3vram_dma_zeroing *z,
+				  struct ps3vram_dma_slot *slot, u64 *off)
+{
+	struct ps3vram_dma_copy *c;
+
+	for (z->nr = 0; z->nr < PS3VRAM_DMA_ZERO_BATCH && *off < client->size;
+	     z->nr++, *off += c->len) {
+		c = &z->copy[z->nr];
+		c->slot = slot;
+		c->slot_off = 0;
+		c->vram_off = *off;
+		c->len = min_t(u64, slot->pages * PAGE_SIZE,
+			       client->size - *off);
+	}
 }
 
 /* Zero @client's whole claim, see the top of this file.  Return: 0 or -errno. */
 static int ps3vram_dma_zero_claim(struct ps3vram_dma_client *client)
 {
-	struct ps3vram_dma_xfer xfer[PS3VRAM_NR_NOTIFIERS] = { };
-	unsigned int depth = client->dma->nr_notifiers;
-	u64 at[PS3VRAM_NR_NOTIFIERS], off = 0;
-	unsigned int first = 0, nr = 0, i;
+	unsigned int depth = min_t(unsigned int, client->dma->nr_notifiers,
+				   PS3VRAM_DMA_ZERO_DEPTH);
+	unsigned int first = 0, nr = 0;
+	struct ps3vram_dma_zeroing *z;
 	struct ps3vram_dma_slot *slot;
+	u64 off = 0;
 	int ret = 0;
 
-	slot = ps3vram_dma_slot_get(client);
-	memset(slot->buf, 0, PS3VRAM_DMA_MAX_COPY);
+	z = kcalloc(PS3VRAM_DMA_ZERO_DEPTH, sizeof(*z), GFP_KERNEL);
+	if (!z)
+		return -ENOMEM;
+	slot = ps3vram_dma_slot_tryget_run(client, PS3VRAM_DMA_MAX_RUN);
+	if (!slot)
+		slot = ps3vram_dma_slot_get(client);
+	memset(slot->buf, 0, slot->pages * PAGE_SIZE);
 	while (nr || (!ret && off < client->size)) {
 		if (!ret && off < client->size && nr < depth) {
-			i = (first + nr) % PS3VRAM_NR_NOTIFIERS;
-			at[i] = off;
-			if (ps3vram_dma_queue(client, &xfer[i], true, slot, 0,
-					      off, PS3VRAM_DMA_MAX_COPY))
-				ret = ps3vram_dma_zero_cpu(client, slot, off);
+			struct ps3vram_dma_zeroing *next = &z[(first + nr) % depth];
+
+			ps3vram_dma_zero_next(client, next, slot, &off);
+			if (ps3vram_dma_queue_batch(client, &next->xfer, true,
+						    next->copy, next->nr))
+				ret = ps3vram_dma_zero_cpu(client, next);
 			else
 				nr++;
-			off += PS3VRAM_DMA_MAX_COPY;
 			continue;
 		}
-		/* The oldest copy; one the GPU could not do, the CPU does. */
-		if (ps3vram_dma_wait(&xfer[first]) && !ret)
-			ret = ps3vram_dma_zero_cpu(client, slot, at[first]);
-		first = (first + 1) % PS3VRAM_NR_NOTIFIERS;
+		/* The oldest batch; one the GPU could not do, the CPU does. */
+		if (ps3vram_dma_wait(&z[first].xfer) && !ret)
+			ret = ps3vram_dma_zero_cpu(client, &z[first]);
+		first = (first + 1) % depth;
 		nr--;
 	}
 	ps3vram_dma_slot_put(client, slot);
+	kfree(z);
 	if (!ret)
 		ps3vram_dma_count(client, PS3VRAM_DMA_BYTES_ZEROED,
 				  client->size);

@@ -203,10 +203,10 @@ enum ps3vram_dma_xfer_state {
 };
 
 /* xfer.c */
-int ps3vram_dma_queue(struct ps3vram_dma_client *client,
-		      struct ps3vram_dma_xfer *xfer, bool up,
-		      struct ps3vram_dma_slot *slot, unsigned int slot_off,
-		      u64 vram_off, unsigned int len);
+int ps3vram_dma_queue_batch(struct ps3vram_dma_client *client,
+			    struct ps3vram_dma_xfer *xfer, bool up,
+			    const struct ps3vram_dma_copy *copies,
+			    unsigned int nr);
 void ps3vram_dma_finish(struct ps3vram_dma *dma, struct ps3vram_dma_xfer *xfer,
 			int status);
 int ps3vram_dma_poll(struct ps3vram_dma *dma,

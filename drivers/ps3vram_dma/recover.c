@@ -180,20 +180,34 @@ static void ps3vram_dma_seal(struct ps3vram_dma *dma)
 	ps3vram_ring_rewind(&dma->ring);
 }
 
+static void ps3vram_dma_quarantine_slot(struct ps3vram_dma *dma,
+					struct ps3vram_dma_slot *slot)
+{
+	if (slot->quarantined)
+		return;
+	slot->quarantined = true;
+	dma->slots_quarantined += slot->pages;
+}
+
 /*
  * The GPU may still complete @xfer, failed by a reset whose fence never
- * completed: keep its notifier and its slot out of use.
+ * completed: keep its notifier and its slots (a batch's every one) out of
+ * use.
  */
 static void ps3vram_dma_quarantine(struct ps3vram_dma *dma,
 				   struct ps3vram_dma_xfer *xfer)
 {
+	unsigned int i;
+
 	lockdep_assert_held(&dma->lock);
 
 	set_bit(xfer->notifier, &dma->notifier_quarantine);
-	if (!xfer->slot->quarantined) {
-		xfer->slot->quarantined = true;
-		dma->slots_quarantined += xfer->slot->pages;
+	if (xfer->nr == 1) {
+		ps3vram_dma_quarantine_slot(dma, xfer->slot);
+		return;
 	}
+	for (i = 0; i < xfer->nr; i++)
+		ps3vram_dma_quarantine_slot(dma, xfer->copies[i].slot);
 }
 
 /*

@@ -24,7 +24,8 @@
  * without the copy: written once everything queued before it is done.
  *
  * Each copy names its own notifier, so several copies can be in flight,
- * each completing on its own report block.
+ * each completing on its own report block.  A batch's copies but its last
+ * are the OFFSET_IN part alone: the last one's notify covers them all.
  *
  * Locking: callers hold the engine's fifo_lock.
  */
@@ -147,6 +148,42 @@ static void ps3vram_ring_m2mf(struct ps3vram_ring *ring, u32 subch, u32 in,
 }
 
 /**
+ * ps3vram_ring_move() - queue one copy with no notify
+ * @ring: the FIFO
+ * @upload: true for XDR to VRAM, false for VRAM to XDR
+ * @xdr_off: offset in the XDR buffer
+ * @vram_off: offset in VRAM
+ * @len: bytes to copy
+ *
+ * Up to PS3VRAM_RING_MAX_LINE bytes are one line; a longer copy is lines
+ * of PS3VRAM_RING_MAX_LINE bytes and, unless @len is a multiple of that,
+ * a second operation for the rest.  A batch's copies but its last are
+ * moves: the GPU runs the FIFO in order, so the last copy's notify is
+ * written once all of them are done.
+ *
+ * The caller has checked with ps3vram_ring_needs_rewind() that it fits.
+ */
+void ps3vram_ring_move(struct ps3vram_ring *ring, bool upload, u32 xdr_off,
+		       u32 vram_off, u32 len)
+{
+	u32 subch = upload ? PS3VRAM_SUBCH_UPLOAD : PS3VRAM_SUBCH_DOWNLOAD;
+	u32 xdr = PS3VRAM_XDR_IOIF + xdr_off;
+	u32 in = upload ? xdr : vram_off, out = upload ? vram_off : xdr;
+	u32 lines = len / PS3VRAM_RING_MAX_LINE;
+	u32 rest = len % PS3VRAM_RING_MAX_LINE;
+
+	if (len <= PS3VRAM_RING_MAX_LINE) {
+		ps3vram_ring_m2mf(ring, subch, in, out, len, 1);
+		return;
+	}
+	ps3vram_ring_m2mf(ring, subch, in, out, PS3VRAM_RING_MAX_LINE, lines);
+	if (rest)
+		ps3vram_ring_m2mf(ring, subch,
+				  in + lines * PS3VRAM_RING_MAX_LINE,
+				  out + lines * PS3VRAM_RING_MAX_LINE, rest, 1);
+}
+
+/**
  * ps3vram_ring_copy() - queue one copy and its completion notify
  * @ring: the FIFO
  * @upload: true for XDR to VRAM, false for VRAM to XDR
@@ -155,40 +192,21 @@ static void ps3vram_ring_m2mf(struct ps3vram_ring *ring, u32 subch, u32 in,
  * @len: bytes to copy
  * @notifier: notifier index to report completion on
  *
- * Up to PS3VRAM_RING_MAX_LINE bytes are one line; a longer copy is lines
- * of PS3VRAM_RING_MAX_LINE bytes and, unless @len is a multiple of that,
- * a second operation for the rest, both before the one notify.
- *
- * The caller has reset the notifier, and checked with
- * ps3vram_ring_needs_rewind() that the copy fits.
+ * ps3vram_ring_move() between the DMA_NOTIFY that names @notifier and the
+ * NOTIFY + NOP that ask for it.  The caller has reset the notifier, and
+ * checked with ps3vram_ring_needs_rewind() that the copy fits.
  */
 void ps3vram_ring_copy(struct ps3vram_ring *ring, bool upload, u32 xdr_off,
 		       u32 vram_off, u32 len, unsigned int notifier)
 {
 	u32 subch = upload ? PS3VRAM_SUBCH_UPLOAD : PS3VRAM_SUBCH_DOWNLOAD;
-	u32 xdr = PS3VRAM_XDR_IOIF + xdr_off;
-	u32 in = upload ? xdr : vram_off, out = upload ? vram_off : xdr;
-	u32 lines = len / PS3VRAM_RING_MAX_LINE;
-	u32 rest = len % PS3VRAM_RING_MAX_LINE;
 
 	BUILD_BUG_ON(PS3VRAM_RING_COPY_WORDS * sizeof(u32) >=
 		     PS3VRAM_FIFO_SLACK);
 
 	ps3vram_ring_begin(ring, subch, PS3VRAM_M_DMA_NOTIFY, 1);
 	ps3vram_ring_out(ring, PS3VRAM_NOTIFIER_HANDLE_BASE + notifier);
-
-	if (len <= PS3VRAM_RING_MAX_LINE) {
-		ps3vram_ring_m2mf(ring, subch, in, out, len, 1);
-	} else {
-		ps3vram_ring_m2mf(ring, subch, in, out, PS3VRAM_RING_MAX_LINE,
-				  lines);
-		if (rest)
-			ps3vram_ring_m2mf(ring, subch,
-					  in + lines * PS3VRAM_RING_MAX_LINE,
-					  out + lines * PS3VRAM_RING_MAX_LINE,
-					  rest, 1);
-	}
-
+	ps3vram_ring_move(ring, upload, xdr_off, vram_off, len);
 	ps3vram_ring_begin(ring, subch, PS3VRAM_M_NOTIFY, 1);
 	ps3vram_ring_out(ring, 0);
 	ps3vram_ring_begin(ring, subch, PS3VRAM_M_NOP, 1);

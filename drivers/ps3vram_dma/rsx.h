@@ -93,6 +93,8 @@ bool ps3vram_ring_needs_rewind(const struct ps3vram_ring *ring);
 void ps3vram_ring_rewind(struct ps3vram_ring *ring);
 void ps3vram_ring_bind(struct ps3vram_ring *ring);
 void ps3vram_ring_notify(struct ps3vram_ring *ring, unsigned int notifier);
+void ps3vram_ring_move(struct ps3vram_ring *ring, bool upload, u32 xdr_off,
+		       u32 vram_off, u32 len);
 void ps3vram_ring_copy(struct ps3vram_ring *ring, bool upload, u32 xdr_off,
 		       u32 vram_off, u32 len, unsigned int notifier);
 

@@ -200,16 +200,13 @@ int ps3vram_dma_poll(struct ps3vram_dma *dma,
 		     bool (*done)(struct ps3vram_dma *dma, void *arg), void *arg,
 		     unsigned int max_ms)
 {
-	u64 start, spin_end, end, now;
+	u64 start, spin_end, end, now, waited = 0;
 	bool slept = false;
 	int ret = 0;
 
 	/* Done at once, the common case: no clock read (an HPET's is slow). */
-	if (done(dma, arg)) {
-		ps3vram_hist_add(&dma->wait_hist, 0);
-		atomic64_inc(&dma->stat[PS3VRAM_DMA_WAITS]);
-		return 0;
-	}
+	if (done(dma, arg))
+		goto count;
 	start = ktime_get_ns();
 	spin_end = start + (u64)READ_ONCE(spin_us) * NSEC_PER_USEC;
 	end = start + (u64)min(READ_ONCE(timeout_ms), max_ms) * NSEC_PER_MSEC;
@@ -227,7 +224,9 @@ int ps3vram_dma_poll(struct ps3vram_dma *dma,
 				     PS3VRAM_DMA_POLL_MAX_US);
 		}
 	} while (!done(dma, arg));
-	ps3vram_hist_add(&dma->wait_hist, ktime_get_ns() - start);
+	waited = ktime_get_ns() - start;
+count:
+	ps3vram_hist_add(&dma->wait_hist, waited);
 	atomic64_inc(&dma->stat[PS3VRAM_DMA_WAITS]);
 	if (slept)
 		atomic64_inc(&dma->stat[PS3VRAM_DMA_WAITS_SLEPT]);
@@ -339,53 +338,100 @@ static int ps3vram_dma_check(struct ps3vram_dma_client *client,
 	return 0;
 }
 
-/**
- * ps3vram_dma_queue() - queue one copy, counted by the caller
- * @client: the submitting client
- * @xfer: caller-owned transfer; must not be in flight
- * @up: upload (slot to VRAM) rather than download
- * @slot: staging slot of @client
- * @slot_off: offset in the slot
- * @vram_off: offset in the client's VRAM claim
- * @len: bytes, at most the slot's (PS3VRAM_DMA_MAX_COPY for one page)
- *
- * ps3vram_dma_submit() without its counters, for the zeroing of a new
- * claim (claim.c), whose copies are not uploads of the client's data.
- *
- * Return: as ps3vram_dma_submit().
- */
-int ps3vram_dma_queue(struct ps3vram_dma_client *client,
-		      struct ps3vram_dma_xfer *xfer, bool up,
-		      struct ps3vram_dma_slot *slot, unsigned int slot_off,
-		      u64 vram_off, unsigned int len)
+/* Where a copy's bytes are in the XDR buffer, for the GPU. */
+static u32 ps3vram_dma_xdr_off(const struct ps3vram_dma_copy *c)
 {
+	return PS3VRAM_FIFO_SIZE + c->slot->index * PAGE_SIZE + c->slot_off;
+}
+
+/*
+ * Queue @nr copies for @xfer, which names them already: all but the last
+ * as moves, the last with the notify, one kick; and a kick where the ring
+ * wraps on the way.  A reset at that wrap fails @xfer, which its wait
+ * then returns, and queues nothing more.
+ */
+static int ps3vram_dma_queue_copies(struct ps3vram_dma_client *client,
+				    struct ps3vram_dma_xfer *xfer, bool up,
+				    const struct ps3vram_dma_copy *copies,
+				    unsigned int nr)
+{
+	const struct ps3vram_dma_copy *c;
 	struct ps3vram_dma *dma;
-	u32 xdr_off;
+	unsigned int i;
 	int ret;
 
-	ret = ps3vram_dma_check(client, slot, slot_off, vram_off, len);
-	if (ret)
-		return ret;
+	for (i = 0; i < nr; i++) {
+		c = &copies[i];
+		ret = ps3vram_dma_check(client, c->slot, c->slot_off,
+					c->vram_off, c->len);
+		if (ret)
+			return ret;
+	}
 	dma = client->dma;
-	xdr_off = PS3VRAM_FIFO_SIZE + slot->index * PAGE_SIZE + slot_off;
 
 	mutex_lock(&dma->fifo_lock);
 	ret = ps3vram_dma_usable(dma);
 	if (ret)
 		goto unlock;
 	xfer->client = client;
-	xfer->slot = slot;
 	xfer->status = 0;
 	ret = ps3vram_dma_notifier_get(dma, xfer);
 	if (ret)
 		goto unlock;
 	dma->hw->ops->notifier_reset(dma->hw, xfer->notifier);
-	ps3vram_ring_copy(&dma->ring, up, xdr_off, client->start + vram_off,
-			  len, xfer->notifier);
+	for (c = copies; c < copies + nr - 1; c++) {
+		ps3vram_ring_move(&dma->ring, up, ps3vram_dma_xdr_off(c),
+				  client->start + c->vram_off, c->len);
+		if (!ps3vram_ring_needs_rewind(&dma->ring))
+			continue;
+		ps3vram_dma_kick(dma);
+		if (xfer->state != PS3VRAM_XFER_INFLIGHT)
+			goto unlock;
+	}
+	ps3vram_ring_copy(&dma->ring, up, ps3vram_dma_xdr_off(c),
+			  client->start + c->vram_off, c->len, xfer->notifier);
 	ps3vram_dma_kick(dma);
 unlock:
 	mutex_unlock(&dma->fifo_lock);
 	return ret;
+}
+
+/**
+ * ps3vram_dma_queue_batch() - queue a batch of copies, counted by the caller
+ * @client: the submitting client
+ * @xfer: caller-owned transfer; must not be in flight
+ * @up: upload (slot to VRAM) rather than download
+ * @copies: the copies, kept as they are until the wait on @xfer returns
+ * @nr: how many, at least 1
+ *
+ * ps3vram_dma_submit_batch() without its counters, for the zeroing of a
+ * new claim (claim.c), whose copies are not uploads of the client's data.
+ *
+ * Return: as ps3vram_dma_submit_batch().
+ */
+int ps3vram_dma_queue_batch(struct ps3vram_dma_client *client,
+			    struct ps3vram_dma_xfer *xfer, bool up,
+			    const struct ps3vram_dma_copy *copies,
+			    unsigned int nr)
+{
+	if (!copies || !nr)
+		return -EINVAL;
+	if (nr == 1)
+		xfer->slot = copies[0].slot;
+	else
+		xfer->copies = copies;
+	xfer->nr = nr;
+	return ps3vram_dma_queue_copies(client, xfer, up, copies, nr);
+}
+
+/* Count @nr copies of @bytes submitted by @client. */
+static void ps3vram_dma_count_submit(struct ps3vram_dma_client *client,
+				     bool up, unsigned int nr, u64 bytes)
+{
+	ps3vram_dma_count(client, up ? PS3VRAM_DMA_UPLOADS :
+			  PS3VRAM_DMA_DOWNLOADS, nr);
+	ps3vram_dma_count(client, up ? PS3VRAM_DMA_BYTES_UP :
+			  PS3VRAM_DMA_BYTES_DOWN, bytes);
 }
 
 /**
@@ -413,20 +459,65 @@ int ps3vram_dma_submit(struct ps3vram_dma_client *client,
 		       struct ps3vram_dma_slot *slot, unsigned int slot_off,
 		       u64 vram_off, unsigned int len)
 {
+	const struct ps3vram_dma_copy copy = {
+		.slot = slot,
+		.slot_off = slot_off,
+		.len = len,
+		.vram_off = vram_off,
+	};
 	bool up = dir == PS3VRAM_DMA_TO_VRAM;
 	int ret;
 
-	ret = ps3vram_dma_queue(client, xfer, up, slot, slot_off, vram_off,
-				len);
-	if (ret)
-		return ret;
-	ps3vram_dma_count(client, up ? PS3VRAM_DMA_UPLOADS :
-			  PS3VRAM_DMA_DOWNLOADS, 1);
-	ps3vram_dma_count(client, up ? PS3VRAM_DMA_BYTES_UP :
-			  PS3VRAM_DMA_BYTES_DOWN, len);
-	return 0;
+	xfer->slot = slot;
+	xfer->nr = 1;
+	ret = ps3vram_dma_queue_copies(client, xfer, up, &copy, 1);
+	if (!ret)
+		ps3vram_dma_count_submit(client, up, 1, len);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(ps3vram_dma_submit);
+
+/**
+ * ps3vram_dma_submit_batch() - queue several copies as one, without waiting
+ * @client: the submitting client
+ * @xfer: caller-owned transfer; must not be in flight
+ * @dir: upload or download, for all of them
+ * @copies: the copies, in the order the GPU is to make them; the array
+ *	must stay as it is until ps3vram_dma_wait() on @xfer returns
+ * @nr: how many, at least 1
+ *
+ * As ps3vram_dma_submit(), for @nr copies that take one notifier (the
+ * last copy's, written once all of them are done) and one kick of the
+ * GPU: with one notifier (a PS3's default) a batch is queued whole, where
+ * separate submits each wait for the copy before.  ps3vram_dma_wait() on
+ * @xfer returns 0 once every copy is done, or the error that failed the
+ * batch: which of its copies were made is then unknown, and the client
+ * makes them again (the _robust() copies) or fails them all.  A batch of
+ * one copy is ps3vram_dma_submit().
+ *
+ * Return: 0 when queued; -EINVAL for a bad range in any copy or @nr 0
+ * (nothing is queued then); else as ps3vram_dma_submit().
+ */
+int ps3vram_dma_submit_batch(struct ps3vram_dma_client *client,
+			     struct ps3vram_dma_xfer *xfer,
+			     enum ps3vram_dma_dir dir,
+			     const struct ps3vram_dma_copy *copies,
+			     unsigned int nr)
+{
+	bool up = dir == PS3VRAM_DMA_TO_VRAM;
+	u64 bytes = 0;
+	unsigned int i;
+	int ret;
+
+	ret = ps3vram_dma_queue_batch(client, xfer, up, copies, nr);
+	if (ret)
+		return ret;
+	for (i = 0; i < nr; i++)
+		bytes += copies[i].len;
+	ps3vram_dma_count_submit(client, up, nr, bytes);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ps3vram_dma_submit_batch);
 
 /**
  * ps3vram_dma_wait() - wait for a submitted copy

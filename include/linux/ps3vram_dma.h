@@ -17,7 +17,9 @@
  *    operation of 4 KiB lines for up to PS3VRAM_DMA_MAX_RUN pages;
  *  - a copy is either synchronous (ps3vram_dma_upload(), _download()) or
  *    submitted and waited for later (ps3vram_dma_submit(), _wait()), so a
- *    client can keep several copies in flight;
+ *    client can keep several copies in flight; several copies submitted
+ *    as one batch (ps3vram_dma_submit_batch()) are one kick of the GPU and
+ *    one notifier, so a PS3's single notifier can have them all queued;
  *  - data a client holds the only copy of goes through the _robust()
  *    copies: retried, then moved by the CPU, and a download that nothing
  *    could do is poisoned and logged, never left stale.
@@ -34,6 +36,7 @@
 #include <linux/types.h>
 
 struct ps3vram_dma_client;
+struct ps3vram_dma_copy;
 struct ps3vram_dma_slot;
 
 /* Largest copy of a slot of one page. */
@@ -76,10 +79,28 @@ enum ps3vram_dma_dir {
 struct ps3vram_dma_xfer {
 	/* private: the engine's (drivers/ps3vram_dma/xfer.c) */
 	struct ps3vram_dma_client *client;	/* who submitted it */
-	struct ps3vram_dma_slot *slot;	/* the staging slot it copies */
+	union {
+		struct ps3vram_dma_slot *slot;	/* nr == 1: the slot it copies */
+		const struct ps3vram_dma_copy *copies;	/* nr > 1: a batch */
+	};
+	unsigned int nr;	/* copies it stands for */
 	unsigned int notifier;	/* the completion notifier it waits on */
 	int state;		/* enum ps3vram_dma_xfer_state */
 	int status;		/* 0, -ETIMEDOUT, -EIO or -ENODEV */
+};
+
+/**
+ * struct ps3vram_dma_copy - one copy of a batch (ps3vram_dma_submit_batch())
+ * @slot: staging slot of the client
+ * @slot_off: offset in @slot
+ * @len: bytes, at most what @slot spans from @slot_off
+ * @vram_off: offset in the client's VRAM claim
+ */
+struct ps3vram_dma_copy {
+	struct ps3vram_dma_slot *slot;
+	unsigned int slot_off;
+	unsigned int len;
+	u64 vram_off;
 };
 
 /**
@@ -132,6 +153,11 @@ int ps3vram_dma_submit(struct ps3vram_dma_client *client,
 		       enum ps3vram_dma_dir dir,
 		       struct ps3vram_dma_slot *slot, unsigned int slot_off,
 		       u64 vram_off, unsigned int len);
+int ps3vram_dma_submit_batch(struct ps3vram_dma_client *client,
+			     struct ps3vram_dma_xfer *xfer,
+			     enum ps3vram_dma_dir dir,
+			     const struct ps3vram_dma_copy *copies,
+			     unsigned int nr);
 int ps3vram_dma_wait(struct ps3vram_dma_xfer *xfer);
 bool ps3vram_dma_done(struct ps3vram_dma_xfer *xfer);
 

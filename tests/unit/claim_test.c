@@ -349,7 +349,8 @@ UNIT_TEST(claim_test_zeroing_is_the_gpus_and_counted_apart)
 	EXPECT_FALSE(memchr_inv(dma_vram(c, 0), 0, 3 * MiB));
 	/* The rest of the VRAM, nobody's, is left as it was. */
 	EXPECT_FALSE(memchr_inv(dma_vram(c, 3 * MiB), 0xff, MiB));
-	EXPECT_EQ(env.emu->copies, 3 * MiB / PAGE_SIZE);
+	/* in copies of a run of slots, 256 KiB each */
+	EXPECT_EQ(env.emu->copies, 3 * MiB / SZ_256K);
 	ASSERT_EQ(unit_sysfs_u64s("kernel/ps3vram_dma/clients/c/io_stat", v,
 				  NR_PS3VRAM_DMA_IO_STATS),
 		  NR_PS3VRAM_DMA_IO_STATS);
@@ -408,9 +409,10 @@ UNIT_TEST(claim_test_time_to_zero_a_ps3s_vram)
 	dma_env_start(252);
 	t0 = ktime_get_ns();
 	c = claim_new("all", 0);
-	printf("# zeroing %llu MiB took %llu ms of modelled time (%u copies in flight, %u-byte copies)\n",
+	printf("# zeroing %llu MiB took %llu ms of modelled time (%u notifiers, %u-byte copies in batches of %u)\n",
 	       c->size >> 20, (ktime_get_ns() - t0) / NSEC_PER_MSEC,
-	       env.dma->nr_notifiers, (unsigned int)PAGE_SIZE);
+	       env.dma->nr_notifiers, (unsigned int)SZ_256K,
+	       PS3VRAM_DMA_ZERO_BATCH);
 	EXPECT_EQ(c->size, 252 * MiB);
 	EXPECT_EQ(client_stat(c, PS3VRAM_DMA_BYTES_ZEROED), 252 * MiB);
 }
