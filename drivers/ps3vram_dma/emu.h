@@ -112,6 +112,9 @@ enum ps3vram_emu_landed_item {
  * @error: the engine stopped on this; cleared by reset
  * @fetched: FIFO words fetched since load
  * @busy_until: modelled time (ns) at which the last queued copy finishes
+ * @fetch_ns: when the FIFO reader fetched what it is executing: a kick
+ *	(or a reset's race) fetches everything at once, at one reading of
+ *	the clock (under TCG a guest's clock read can take microseconds)
  * @copies: copies seen since load (which bit fail_corrupt flips)
  * @drop: fail_drop: the next NOTIFY, the last copy's, is not written
  * @deadline: when each notifier becomes visible (ns), or never
@@ -138,6 +141,7 @@ struct ps3vram_emu {
 	const char *error;
 	u64 fetched;
 	u64 busy_until;
+	u64 fetch_ns;
 	u64 copies;
 	bool drop;
 	u64 deadline[PS3VRAM_EMU_NR_NOTIFIERS];

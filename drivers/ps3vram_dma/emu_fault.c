@@ -339,7 +339,7 @@ void ps3vram_emu_queue(struct ps3vram_emu *emu, struct ps3vram_emu_move *mv)
 	struct ps3vram_emu_move *tail;
 
 	spin_lock(&emu->late_lock);
-	ps3vram_emu_land_locked(emu, ktime_get_ns());
+	ps3vram_emu_land_locked(emu, emu->fetch_ns);
 	/* Full: the oldest lands early. */
 	if (emu->nr_pending == PS3VRAM_EMU_NR_PENDING)
 		ps3vram_emu_land_one(emu);

@@ -144,7 +144,7 @@ static void ps3vram_emu_copy(struct ps3vram_emu *emu,
 	u64 span_in = (u64)pitch_in * (count - 1) + line;
 	u64 span_out = (u64)pitch_out * (count - 1) + line;
 	struct ps3vram_emu_move mv = { };
-	u64 now, start;
+	u64 start;
 
 	if (sc->m2mf[6] != PS3VRAM_M2MF_FORMAT_1_1 || !count || !line)
 		return ps3vram_emu_stop(emu, "unsupported copy format",
@@ -162,8 +162,7 @@ static void ps3vram_emu_copy(struct ps3vram_emu *emu,
 	if (ps3vram_emu_fault_copy(emu, sc, &mv))
 		return;
 
-	now = ktime_get_ns();
-	start = max(now, emu->busy_until);
+	start = max(emu->fetch_ns, emu->busy_until);
 	emu->busy_until = start + ps3vram_emu_cost((u64)line * count);
 	mv.done_at = emu->busy_until;
 	ps3vram_emu_queue(emu, &mv);
@@ -184,7 +183,7 @@ static void ps3vram_emu_notify(struct ps3vram_emu *emu,
 		emu->drop = false;
 		return;
 	}
-	mv.done_at = max(emu->busy_until, ktime_get_ns()) +
+	mv.done_at = max(emu->busy_until, emu->fetch_ns) +
 		     ps3vram_emu_fault_stall_ns();
 	ps3vram_emu_queue(emu, &mv);
 }
@@ -291,7 +290,7 @@ static void ps3vram_emu_kick(struct ps3vram_dma_hw *hw, u32 put)
 {
 	struct ps3vram_emu *emu = to_emu(hw);
 
-	ps3vram_emu_land(emu);
+	emu->fetch_ns = ps3vram_emu_land(emu);
 	emu->put = put;
 	ps3vram_emu_run(emu, U64_MAX);
 }
@@ -358,7 +357,7 @@ static int ps3vram_emu_reset(struct ps3vram_dma_hw *hw)
 	struct ps3vram_emu *emu = to_emu(hw);
 	unsigned int n;
 
-	ps3vram_emu_land(emu);
+	emu->fetch_ns = ps3vram_emu_land(emu);
 	/* A reader stopped on an error fetches nothing. */
 	if (!emu->error && READ_ONCE(emu_reset_race))
 		ps3vram_emu_reset_race(emu);

@@ -14,11 +14,15 @@ static struct ps3vram_dma_client *bc;
 static struct ps3vram_dma_slot *bs[2 * BT_NR];
 static struct ps3vram_dma_hw_ops bt_ops;
 static unsigned int bt_kicks;
+static u64 bt_kick_clock_reads;
 
 static void bt_kick(struct ps3vram_dma_hw *hw, u32 put)
 {
+	u64 reads = unit_clock_reads;
+
 	bt_kicks++;
 	ps3vram_emu_ops.kick(hw, put);
+	bt_kick_clock_reads += unit_clock_reads - reads;
 }
 
 static void bt_cleanup(void *unused)
@@ -51,6 +55,7 @@ static void bt_start(void)
 	bt_ops.kick = bt_kick;
 	env.emu->hw.ops = &bt_ops;
 	bt_kicks = 0;
+	bt_kick_clock_reads = 0;
 }
 
 /* Copy i: slot bs[first + i], its whole page, to page 2 * i + 1 of VRAM. */
@@ -81,6 +86,8 @@ UNIT_TEST(batch_test_a_batch_is_one_notifier_and_one_kick_both_ways)
 	ASSERT_EQ(ps3vram_dma_submit_batch(bc, &xfer, PS3VRAM_DMA_TO_VRAM, up,
 					   BT_NR), 0);
 	EXPECT_EQ(bt_kicks, 1);
+	/* the software RSX fetches it all at one reading of the clock */
+	EXPECT_EQ(bt_kick_clock_reads, 1);
 	/* all of it queued at once, on the one notifier: no stall */
 	EXPECT_EQ(dma_stat(PS3VRAM_DMA_NOTIFIER_STALLS), 0);
 	EXPECT_EQ(env.emu->nr_pending, BT_NR + 1);

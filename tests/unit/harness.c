@@ -590,6 +590,7 @@ void unit_might_sleep(const char *what, const char *file, int line)
 #define UNIT_CLOCK_START	1000000000ULL	/* 1 s: ktime is never 0 */
 
 u64 unit_clock_ns = UNIT_CLOCK_START;
+u64 unit_clock_reads;
 struct unit_clock_stats unit_clock;
 static u64 unit_clock_events;
 

@@ -72,6 +72,8 @@ unsigned int unit_locks_held(void);
 /* ---- the fake clock (harness.c) ---- */
 
 extern u64 unit_clock_ns;
+/* Reads of the clock (ktime_get_ns() and the like) since the start. */
+extern u64 unit_clock_reads;
 void unit_cpu_relax(void);
 /* Let @ns of fake time pass; @sleeps: a sleep (usleep_range, msleep). */
 void unit_delay_ns(u64 ns, bool sleeps, const char *what, const char *file,

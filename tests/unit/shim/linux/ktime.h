@@ -16,12 +16,13 @@ typedef s64 ktime_t;
 
 static inline u64 ktime_get_ns(void)
 {
+	unit_clock_reads++;
 	return unit_clock_ns;
 }
 
 static inline ktime_t ktime_get(void)
 {
-	return (ktime_t)unit_clock_ns;
+	return (ktime_t)ktime_get_ns();
 }
 
 #define ktime_get_mono_fast_ns	ktime_get_ns
