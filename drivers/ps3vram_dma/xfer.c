@@ -385,7 +385,7 @@ static int ps3vram_dma_queue_copies(struct ps3vram_dma_client *client,
 		if (!ps3vram_ring_needs_rewind(&dma->ring))
 			continue;
 		ps3vram_dma_kick(dma);
-		if (xfer->state != PS3VRAM_XFER_INFLIGHT)
+		if (READ_ONCE(xfer->state) != PS3VRAM_XFER_INFLIGHT)
 			goto unlock;
 	}
 	ps3vram_ring_copy(&dma->ring, up, ps3vram_dma_xdr_off(c),
@@ -468,9 +468,8 @@ int ps3vram_dma_submit(struct ps3vram_dma_client *client,
 	bool up = dir == PS3VRAM_DMA_TO_VRAM;
 	int ret;
 
-	xfer->slot = slot;
-	xfer->nr = 1;
-	ret = ps3vram_dma_queue_copies(client, xfer, up, &copy, 1);
+	/* a batch of one keeps its slot, not the array: @copy goes now */
+	ret = ps3vram_dma_queue_batch(client, xfer, up, &copy, 1);
 	if (!ret)
 		ps3vram_dma_count_submit(client, up, 1, len);
 	return ret;

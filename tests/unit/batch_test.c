@@ -31,6 +31,7 @@ static void bt_cleanup(void *unused)
 
 	timeout_ms = 200;
 	dma_fail_every(&emu_fail_late, 0);
+	dma_fail_every(&emu_fail_hang, 0);
 	emu_late_us = 1000;
 	for (i = 0; i < ARRAY_SIZE(bs) && env.dma; i++)
 		if (bs[i])
@@ -218,6 +219,44 @@ UNIT_TEST(batch_test_a_batch_longer_than_the_ring_wraps_it)
 			break;
 	EXPECT_EQ(i, nr);
 	EXPECT_EQ(dma_stat(PS3VRAM_DMA_UPLOADS), nr);
+	kfree(c);
+}
+
+/*
+ * The GPU hangs on an early copy of a batch longer than the ring: at the
+ * wrap the FIFO never drains, the engine resets, the batch fails (and
+ * nothing after the wrap is queued), and the next copy works.
+ */
+UNIT_TEST(batch_test_a_hang_before_the_wrap_fails_the_batch_not_the_engine)
+{
+	unsigned int i, nr = 2 * PS3VRAM_FIFO_SIZE / (9 * sizeof(u32));
+	struct ps3vram_dma_xfer xfer = { };
+	struct ps3vram_dma_copy *c;
+	int ret;
+
+	bt_start();
+	c = kcalloc(nr, sizeof(*c), GFP_KERNEL);
+	ASSERT_TRUE(c != NULL);
+	memset(bs[0]->buf, 0x77, 16);
+	for (i = 0; i < nr; i++) {
+		c[i].slot = bs[0];
+		c[i].len = 16;
+		c[i].vram_off = i * 16;
+	}
+	dma_fail_every(&emu_fail_hang, 2);
+	ret = ps3vram_dma_submit_batch(bc, &xfer, PS3VRAM_DMA_TO_VRAM, c, nr);
+	dma_fail_every(&emu_fail_hang, 0);
+	EXPECT_EQ(ret, 0);
+	ret = ps3vram_dma_wait(&xfer);
+	EXPECT_TRUE(ret == -ETIMEDOUT || ret == -EIO);
+	/* the wrap's kick and the reset's fence; nothing after the wrap */
+	EXPECT_EQ(bt_kicks, 2);
+	EXPECT_EQ(*dma_vram(bc, (nr - 1) * 16), 0);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_RESETS), 1);
+	EXPECT_FALSE(env.dma->broken);
+	memset(bs[1]->buf, 0x42, 64);
+	EXPECT_EQ(ps3vram_dma_upload(bc, bs[1], 0, 0, 64), 0);
+	EXPECT_EQ(*dma_vram(bc, 63), 0x42);
 	kfree(c);
 }
 
