@@ -179,6 +179,48 @@ static void ps3vram_dma_test_copy_of_a_run(struct kunit *test)
 	ps3vram_dma_slot_put(c, run);
 }
 
+/*
+ * A batch of copies, one notifier and one kick: each slot to its own page
+ * of VRAM, in reverse order, and back into the slots wiped.
+ */
+static void ps3vram_dma_test_batch_round_trip(struct kunit *test)
+{
+	struct ps3vram_dma_client *c = kunit_client(test);
+	struct ps3vram_dma_copy copy[PS3VRAM_KUNIT_INFLIGHT];
+	struct ps3vram_dma_slot *slot[PS3VRAM_KUNIT_INFLIGHT];
+	struct ps3vram_dma_xfer xfer = { };
+	unsigned int i, nr = PS3VRAM_KUNIT_INFLIGHT;
+
+	for (i = 0; i < nr; i++) {
+		slot[i] = ps3vram_dma_slot_get(c);
+		fill_pattern(slot[i]->buf, PAGE_SIZE, 40 + i);
+		copy[i] = (struct ps3vram_dma_copy) {
+			.slot = slot[i],
+			.len = PAGE_SIZE,
+			.vram_off = (u64)(nr - 1 - i) * PAGE_SIZE,
+		};
+	}
+	KUNIT_ASSERT_EQ(test, ps3vram_dma_submit_batch(c, &xfer,
+						       PS3VRAM_DMA_TO_VRAM,
+						       copy, nr), 0);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_wait(&xfer), 0);
+	for (i = 0; i < nr; i++)
+		memset(slot[i]->buf, 0, PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, ps3vram_dma_submit_batch(c, &xfer,
+						       PS3VRAM_DMA_FROM_VRAM,
+						       copy, nr), 0);
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_wait(&xfer), 0);
+	for (i = 0; i < nr; i++) {
+		KUNIT_EXPECT_TRUE_MSG(test, check_pattern(slot[i]->buf,
+							  PAGE_SIZE, 40 + i),
+				      "copy %u", i);
+		ps3vram_dma_slot_put(c, slot[i]);
+	}
+	KUNIT_EXPECT_EQ(test, ps3vram_dma_submit_batch(c, &xfer,
+						       PS3VRAM_DMA_TO_VRAM,
+						       copy, 0), -EINVAL);
+}
+
 static void ps3vram_dma_test_copy_rejects_bad_ranges(struct kunit *test)
 {
 	struct ps3vram_dma_client *c = kunit_client(test);
@@ -311,6 +353,7 @@ static struct kunit_case ps3vram_dma_test_cases[] = {
 	KUNIT_CASE(ps3vram_dma_test_copy_round_trip),
 	KUNIT_CASE(ps3vram_dma_test_copy_of_a_slice),
 	KUNIT_CASE(ps3vram_dma_test_copy_of_a_run),
+	KUNIT_CASE(ps3vram_dma_test_batch_round_trip),
 	KUNIT_CASE(ps3vram_dma_test_copy_rejects_bad_ranges),
 	KUNIT_CASE(ps3vram_dma_test_many_copies_in_flight),
 	KUNIT_CASE(ps3vram_dma_test_copies_work_after_reset),
