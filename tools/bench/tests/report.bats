@@ -16,8 +16,8 @@
 # m 60 and 70 s holding 90000 and 94000 pages in 200 MiB) and of
 # tools/bench/run -k ppc64-6.12-64k tiers (tiers-ppc64-6.12-64k.txt: a
 # 400 s, c 100 s, d 40 s): the CSV's ratios, the section's goals
-# table, the random swap-in, historic and program tables, the plots, and
-# -o leaving docs/ alone.  make
+# table, the random swap-in, historic and program tables, the raw outputs
+# kept and linked, the plots, and -o leaving docs/ alone.  make
 # bench itself runs in the virtual PS3 (tests/vm/bench-smoke.sh runs its
 # script in make check).
 #
@@ -242,6 +242,29 @@ setup() {
 		"$TMP/res/tiers.md" || fail "$(grep -A 12 'PowerPC virtual' "$TMP/res/tiers.md")"
 	# not in the x86-64 CSV
 	! grep -q '^ppc64' "$TMP/res/tiers.csv" || fail "PowerPC rows in tiers.csv"
+}
+
+@test "every results file the section uses is kept as a raw output and linked" {
+	local f name
+
+	capture "$REPORT" -o "$TMP/res" "$RES"
+	expect_rc 0
+	for f in tiers-6.1 cpu-6.1 blk-6.1 checksum-6.1 compress-6.1 program-6.1 \
+		tiers-ppc64-6.12-64k; do
+		name=$f-$(awk 'NR == 1 { print $NF }' "$BATS_TEST_DIRNAME/$f.txt").txt
+		cmp "$BATS_TEST_DIRNAME/$f.txt" "$TMP/res/raw/$name" ||
+			fail "raw/$name is not $f.txt: $(ls "$TMP/res/raw")"
+		grep -q -F "[bench/raw/$name](bench/raw/$name)" "$TMP/res/tiers.md" ||
+			fail "no link to bench/raw/$name"
+	done
+	[[ $(find "$TMP/res/raw" -type f | wc -l) -eq 7 ]] || fail "$(ls "$TMP/res/raw")"
+	# without cpu results: no link to one
+	mkdir -p "$TMP/no"
+	cp "$RES" "$TMP/no/"
+	capture "$REPORT" -o "$TMP/res2" "$TMP/no/tiers-6.1.txt"
+	expect_rc 0
+	! grep -q 'bench/raw/cpu' "$TMP/res2/tiers.md" || fail "a link to cpu results that do not exist"
+	[[ ! -e $TMP/res2/raw/cpu-6.1-2026-12-02.txt ]] || fail "raw cpu results out of nowhere"
 }
 
 @test "a goal missed is said so" {
