@@ -20,10 +20,11 @@
 # tools/bench/run -n compress tiers (compress-6.1.txt: d 100 and 120 s,
 # m 60 and 70 s holding 90000 and 94000 pages in 200 MiB) and of
 # tools/bench/run -k ppc64-6.12-64k tiers (tiers-ppc64-6.12-64k.txt: a
-# 400 s, c 100 s, d 40 s): the CSV's ratios, the section's goals
-# tables, the random swap-in, historic, stages and program tables, the
-# raw outputs kept and linked, the plots, and -o leaving docs/ alone.
-# make
+# 400 s, c 100 s, d 40 s); the boots of tiers, cpu and blk took 1500,
+# 600 and 500 s: the CSV's ratios, the section's goals tables, the
+# random swap-in, historic, stages and program tables, the raw outputs
+# kept and linked, make bench's budget, the plots, and -o leaving docs/
+# alone.  make
 # bench itself runs in the virtual PS3 (tests/vm/bench-smoke.sh runs its
 # script in make check).
 #
@@ -322,6 +323,28 @@ setup() {
 	expect_rc 0
 	! grep -q 'bench/raw/cpu' "$TMP/res2/tiers.md" || fail "a link to cpu results that do not exist"
 	[[ ! -e $TMP/res2/raw/cpu-6.1-2026-12-02.txt ]] || fail "raw cpu results out of nowhere"
+}
+
+@test "the budget adds up make bench's three boots" {
+	capture "$REPORT" -o "$TMP/res" "$RES"
+	expect_rc 0
+	grep -q "^make bench's three boots took tiers 1500 s, cpu 600 s, blk 500 s: 43 min 20 s in$" \
+		"$TMP/res/tiers.md" || fail "$(grep -A 2 'three boots' "$TMP/res/tiers.md")"
+	grep -q '^all, within its budget of 45 minutes' "$TMP/res/tiers.md" ||
+		fail "$(grep -A 2 'three boots' "$TMP/res/tiers.md")"
+	# 1500 + 600 + 601 s: over it
+	cp "$RES" "$BATS_TEST_DIRNAME/cpu-6.1.txt" "$TMP/"
+	sed 's/^# boot: 500 s$/# boot: 601 s/' "$BATS_TEST_DIRNAME/blk-6.1.txt" > "$TMP/blk-6.1.txt"
+	capture "$REPORT" -o "$TMP/res3" "$TMP/tiers-6.1.txt"
+	expect_rc 0
+	grep -q '^all, over its budget of 45 minutes' "$TMP/res3/tiers.md" ||
+		fail "$(grep -A 2 'three boots' "$TMP/res3/tiers.md")"
+	# a boot without its time: no sum
+	cp "$RES" "$BATS_TEST_DIRNAME/cpu-6.1.txt" "$TMP/"
+	grep -v '^# boot:' "$BATS_TEST_DIRNAME/blk-6.1.txt" > "$TMP/blk-6.1.txt"
+	capture "$REPORT" -o "$TMP/res2" "$TMP/tiers-6.1.txt"
+	expect_rc 0
+	! grep -q 'three boots' "$TMP/res2/tiers.md" || fail "a budget without blk's boot time"
 }
 
 @test "the stages table has each function's time per bio and what its callers spent besides" {
