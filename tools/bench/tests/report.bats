@@ -364,11 +364,12 @@ setup() {
 	# two landings a bio at 3.5 us
 	grep -q '^| 4 | ps3vram_emu_land_one | .* | 2.00 | 3.0 | 3.5 | 7.0 |$' \
 		"$TMP/res/tiers.md" || fail "$(grep 'land_one' "$TMP/res/tiers.md")"
-	# the rests: 42 - (2.5 + 12 + 15 + 1.5), 12 - (1 + 0.5 + 1.5 + 5)
-	# (not the tracer's own row), 15 - 9
-	grep -q '^| 2 | | rest of the bio: .* | | | | 11.0 |$' "$TMP/res/tiers.md" ||
+	# the rests, every time less the tracer's 0.8 us a call:
+	# 41.2 - (1.7 + 11.2 + 14.2 + 0.7), 11.2 - (0.2 - 0.3 + 0.7 + 4.2)
+	# (not the tracer's own row), 14.2 - 8.2
+	grep -q '^| 2 | | rest of the bio: .* | | | | 13.4 |$' "$TMP/res/tiers.md" ||
 		fail "$(grep 'rest of' "$TMP/res/tiers.md")"
-	grep -q '^| 3 | | rest of the submit: .* | | | | 4.0 |$' "$TMP/res/tiers.md" ||
+	grep -q '^| 3 | | rest of the submit: .* | | | | 6.4 |$' "$TMP/res/tiers.md" ||
 		fail "$(grep 'rest of' "$TMP/res/tiers.md")"
 	grep -q '^| 3 | | rest of the completion: the copy to the bio | | | | 6.0 |$' \
 		"$TMP/res/tiers.md" || fail "$(grep 'rest of' "$TMP/res/tiers.md")"
@@ -384,7 +385,8 @@ setup() {
 	capture "$REPORT" -o "$TMP/res2" "$TMP/tiers-6.1.txt"
 	expect_rc 0
 	! grep -q 'rest of the submit' "$TMP/res2/tiers.md" || fail "a rest of an untraced caller"
-	grep -q '^| 2 | | rest of the bio: .* | | | | 23.0 |$' "$TMP/res2/tiers.md" ||
+	# 41.2 - (1.7 + 14.2 + 0.7)
+	grep -q '^| 2 | | rest of the bio: .* | | | | 24.6 |$' "$TMP/res2/tiers.md" ||
 		fail "$(grep 'rest of' "$TMP/res2/tiers.md")"
 }
 
