@@ -29,11 +29,13 @@
 #                     traffic through VRAM per kernel, on 6.1 and 6.12
 #   make bench        every swap tier in one 6.1 boot (tools/bench/tiers.sh),
 #                     CPU per page, ps3vram against zbud, in another
-#                     (tools/bench/cpu.sh), the historic msleep/udelay
-#                     direct I/O table in a third (tools/bench/blk.sh);
-#                     under 45 min, not part of make check; then the
-#                     "swap tiers" section of docs/benchmarks.md, the CSV
-#                     and the plots (tools/bench/report)
+#                     (tools/bench/cpu.sh), in a third the poll overshoot,
+#                     /dev/ps3vram against brd, the historic msleep/udelay
+#                     direct I/O table and compressed VRAM per page
+#                     against zram (tools/bench/blk.sh); under 45 min, not
+#                     part of make check; then the "swap tiers" section
+#                     of docs/benchmarks.md, the CSV, the plots and the
+#                     raw outputs (tools/bench/report)
 #   make bench-program  GNU sort of 1.5x RAM on tiers b c g d, one boot
 #                     (tools/bench/tiers.sh, rig.workload=sort; a tier's
 #                     sort stops after 10 min, rig.cap_s, its time then a
@@ -211,8 +213,9 @@ soak: setup tools
 		--timeout $(SOAK_TIMEOUT)
 
 # The side-by-side benchmark of issue 14: one boot for every tier, one for
-# CPU per page, one for the direct I/O table (run builds the tools and
-# modules it needs).
+# CPU per page, one for the block device and the engine against their
+# peers (run builds the tools and modules it needs); 45 minutes at most
+# (docs/benchmarks.md, "make bench's budget").
 bench: setup
 	@$(TOP)/tools/bench/run tiers
 	@$(TOP)/tools/bench/run cpu

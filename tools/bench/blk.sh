@@ -3,8 +3,10 @@
 # shellcheck shell=dash disable=SC1091
 #
 # blk: the block device and the engine beside their peers, in one boot,
-# in parts (rig.parts=PART,... runs only those, in this order;
-# tools/bench/overshoot.sh and compdensity.sh run one part each):
+# in parts: overshoot, blk, historic and compdensity by default (make
+# bench's third boot), rig.parts=PART,... for others or fewer, in this
+# order (tools/bench/overshoot.sh and compdensity.sh run one part each;
+# tools/bench/run -n notifiers blk --guest parts=notifiers the last):
 #
 # overshoot (issue 3): how long after the modelled completion of a copy
 # the engine's poll notices it (the software RSX records this per copy),
@@ -70,7 +72,8 @@
 # same pages again on ps3vram with checksum=1 (a CRC-32 per object): its
 # CPU against ps3vram's without.
 #
-# Guest options: rig.parts (above), rig.mib (compdensity).
+# Guest options: rig.parts (above), rig.runtime=S instead of 8 s a timed
+# run (a smoke run), rig.mib (compdensity).
 #
 # The fio runs' data is verified, outside the timed runs.  fio's
 # verification costs the guest about as much CPU per byte as brd's copy
@@ -79,26 +82,28 @@
 # 10-30 % for random 4 KiB), which would pull every ratio towards 1, so
 # the timed runs carry no verification and their figures stay comparable
 # with the earlier runs'.  Instead each timed shape of I/O has a verified
-# twin on the same device in the same boot, with fio's crc32c
-# verification (a header with the block's offset and a CRC-32C of its
-# random data in every 4 KiB): the area is written whole with headers
-# (the sequential 1 MiB write), random 4 KiB writes with headers go over
-# it, random 4 KiB reads check what they read, and the whole area is read
-# back sequentially in 1 MiB reads and checked (the sequential read);
-# each device, the former driver's model in both forms and the engine
-# with one and with eight notifiers have their own.  A failed check fails
-# the bench with fio's message.  verify_fatal is set because fio 3.33
-# otherwise ends a read that spans several headers with status 0 when
-# any but the last of them fails (seen with 1 MiB reads); any message of
-# a failed check fails the bench too, whatever fio's status.  First, a
-# negative control: one corrupted 4 KiB block of brd must fail the check.
+# twin on the same device in the same boot, with the same jobs over a
+# quarter of the area (fio's crc32c verification, a header with the
+# block's offset and a CRC-32C of its random data in every 4 KiB, costs
+# the guest some 30 ms a MiB written): the quarter is written whole with
+# headers (the sequential 1 MiB write), random 4 KiB writes with headers
+# go over it, random 4 KiB reads check what they read, and the whole
+# quarter is read back sequentially in 1 MiB reads and checked (the
+# sequential read); each device, the former driver's model in both forms
+# and the engine with one and with eight notifiers have their own.  A
+# failed check fails the bench with fio's message.  verify_fatal is set
+# because fio 3.33 otherwise ends a read that spans several headers with
+# status 0 when any but the last of them fails (seen with 1 MiB reads);
+# any message of a failed check fails the bench too, whatever fio's
+# status.  First, a negative control: one corrupted 4 KiB block of brd
+# must fail the check.
 #
 # rig: --append "zswap.enabled=0" --no-swap --module brd --module zram --bin fio --timeout 1800
 
 . /lib/rig.sh
 
-PARTS=$(rig_opt parts) || PARTS=overshoot,blk,historic,notifiers,compdensity
-RUNTIME=8
+PARTS=$(rig_opt parts) || PARTS=overshoot,blk,historic,compdensity
+RUNTIME=$(rig_opt runtime) || RUNTIME=8
 MIB=128
 COPIES=20000
 PAGEFILL_SEED=9
@@ -167,13 +172,13 @@ bench()
 	awk -F';' '/^3;/ { print $8 + $49, $7 + $48 }' /tmp/b.out
 }
 
-# fill DEV JOBS MIB - write the area whole, sequentially in 1 MiB blocks,
-# every 4 KiB with a verify header
+# fill DEV JOBS MIB [VERIFY] - write the area whole, sequentially in 1 MiB
+# blocks of random data, with VERIFY every 4 KiB with a verify header
 fill()
 {
 	# shellcheck disable=SC2046,SC2086 # layout's and VERIFY's words
 	fio_run "fill of $1" --name=fill $(layout "$1" "$2" "$3") --rw=write \
-		--bs=1m $VERIFY
+		--bs=1m ${4:+$VERIFY}
 }
 
 # check DEV JOBS MIB - read the area back in 1 MiB blocks and check every
@@ -193,12 +198,14 @@ check()
 		rig_fail "check of $1: $(grep -v '^3;' /tmp/b.out | head -n 4 | tr '\n' '|')"
 }
 
-# verify DEV JOBS MIB - the verified twins of the timed runs on DEV: the
-# area written whole with headers, random 4 KiB writes with headers over
-# it, random 4 KiB reads that check, the whole area read and checked
+# verify DEV JOBS MIB - the verified twins of the timed runs on DEV, over
+# the area's first quarter (of each job's part): written whole with
+# headers, random 4 KiB writes with headers over it, random 4 KiB reads
+# that check, all of it read and checked
 verify()
 {
-	fill "$@"
+	set -- "$1" "$2" $(($3 / 4))
+	fill "$@" VERIFY
 	# shellcheck disable=SC2046,SC2086 # layout's and VERIFY's words
 	fio_run "verified random writes on $1" --name=v $(layout "$1" "$2" "$3") \
 		--rw=randwrite --bs=4k --time_based --runtime=$VERIFY_RUNTIME $VERIFY
@@ -268,11 +275,11 @@ part_blk()
 		rig_fail "/dev/ram0 is smaller than $MIB MiB"
 	# The negative control: a block of brd changed behind fio's back, in
 	# the middle of a 1 MiB read's fourth header, must fail the check.
-	fill /dev/ram0 2 $MIB
+	fill /dev/ram0 2 $((MIB / 4)) VERIFY
 	dd if=/dev/urandom of=/dev/ram0 bs=512 count=1 \
 		seek=$(((5 * 1048576 + 3 * 4096 + 2048) / 512)) conv=notrunc \
 		oflag=direct 2>/dev/null || rig_fail "cannot corrupt /dev/ram0"
-	! checked /dev/ram0 2 $MIB ||
+	! checked /dev/ram0 2 $((MIB / 4)) ||
 		rig_fail "the check missed a corrupted block of /dev/ram0"
 	grep -q 'verify failed' /tmp/b.out ||
 		rig_fail "the check of a corrupted block failed without fio's message: $(head -n 2 /tmp/b.out)"

@@ -20,10 +20,11 @@
 # tools/bench/run -n compress tiers (compress-6.1.txt: d 100 and 120 s,
 # m 60 and 70 s holding 90000 and 94000 pages in 200 MiB) and of
 # tools/bench/run -k ppc64-6.12-64k tiers (tiers-ppc64-6.12-64k.txt: a
-# 400 s, c 100 s, d 40 s): the CSV's ratios, the section's goals
-# tables, the random swap-in, historic, stages and program tables, the
-# raw outputs kept and linked, the plots, and -o leaving docs/ alone.
-# make
+# 400 s, c 100 s, d 40 s); the boots of tiers, cpu and blk took 1500,
+# 600 and 500 s: the CSV's ratios, the section's goals tables, the
+# random swap-in, historic, stages and program tables, the raw outputs
+# kept and linked, make bench's budget, the plots, and -o leaving docs/
+# alone.  make
 # bench itself runs in the virtual PS3 (tests/vm/bench-smoke.sh runs its
 # script in make check).
 #
@@ -324,6 +325,28 @@ setup() {
 	[[ ! -e $TMP/res2/raw/cpu-6.1-2026-12-02.txt ]] || fail "raw cpu results out of nowhere"
 }
 
+@test "the budget adds up make bench's three boots" {
+	capture "$REPORT" -o "$TMP/res" "$RES"
+	expect_rc 0
+	grep -q "^make bench's three boots took tiers 1500 s, cpu 600 s, blk 500 s: 43 min 20 s in$" \
+		"$TMP/res/tiers.md" || fail "$(grep -A 2 'three boots' "$TMP/res/tiers.md")"
+	grep -q '^all, within its budget of 45 minutes' "$TMP/res/tiers.md" ||
+		fail "$(grep -A 2 'three boots' "$TMP/res/tiers.md")"
+	# 1500 + 600 + 601 s: over it
+	cp "$RES" "$BATS_TEST_DIRNAME/cpu-6.1.txt" "$TMP/"
+	sed 's/^# boot: 500 s$/# boot: 601 s/' "$BATS_TEST_DIRNAME/blk-6.1.txt" > "$TMP/blk-6.1.txt"
+	capture "$REPORT" -o "$TMP/res3" "$TMP/tiers-6.1.txt"
+	expect_rc 0
+	grep -q '^all, over its budget of 45 minutes' "$TMP/res3/tiers.md" ||
+		fail "$(grep -A 2 'three boots' "$TMP/res3/tiers.md")"
+	# a boot without its time: no sum
+	cp "$RES" "$BATS_TEST_DIRNAME/cpu-6.1.txt" "$TMP/"
+	grep -v '^# boot:' "$BATS_TEST_DIRNAME/blk-6.1.txt" > "$TMP/blk-6.1.txt"
+	capture "$REPORT" -o "$TMP/res2" "$TMP/tiers-6.1.txt"
+	expect_rc 0
+	! grep -q 'three boots' "$TMP/res2/tiers.md" || fail "a budget without blk's boot time"
+}
+
 @test "the stages table has each function's time per bio and what its callers spent besides" {
 	capture "$REPORT" -o "$TMP/res" "$RES"
 	expect_rc 0
@@ -341,11 +364,12 @@ setup() {
 	# two landings a bio at 3.5 us
 	grep -q '^| 4 | ps3vram_emu_land_one | .* | 2.00 | 3.0 | 3.5 | 7.0 |$' \
 		"$TMP/res/tiers.md" || fail "$(grep 'land_one' "$TMP/res/tiers.md")"
-	# the rests: 42 - (2.5 + 12 + 15 + 1.5), 12 - (1 + 0.5 + 1.5 + 5)
-	# (not the tracer's own row), 15 - 9
-	grep -q '^| 2 | | rest of the bio: .* | | | | 11.0 |$' "$TMP/res/tiers.md" ||
+	# the rests, every time less the tracer's 0.8 us a call:
+	# 41.2 - (1.7 + 11.2 + 14.2 + 0.7), 11.2 - (0.2 - 0.3 + 0.7 + 4.2)
+	# (not the tracer's own row), 14.2 - 8.2
+	grep -q '^| 2 | | rest of the bio: .* | | | | 13.4 |$' "$TMP/res/tiers.md" ||
 		fail "$(grep 'rest of' "$TMP/res/tiers.md")"
-	grep -q '^| 3 | | rest of the submit: .* | | | | 4.0 |$' "$TMP/res/tiers.md" ||
+	grep -q '^| 3 | | rest of the submit: .* | | | | 6.4 |$' "$TMP/res/tiers.md" ||
 		fail "$(grep 'rest of' "$TMP/res/tiers.md")"
 	grep -q '^| 3 | | rest of the completion: the copy to the bio | | | | 6.0 |$' \
 		"$TMP/res/tiers.md" || fail "$(grep 'rest of' "$TMP/res/tiers.md")"
@@ -361,7 +385,8 @@ setup() {
 	capture "$REPORT" -o "$TMP/res2" "$TMP/tiers-6.1.txt"
 	expect_rc 0
 	! grep -q 'rest of the submit' "$TMP/res2/tiers.md" || fail "a rest of an untraced caller"
-	grep -q '^| 2 | | rest of the bio: .* | | | | 23.0 |$' "$TMP/res2/tiers.md" ||
+	# 41.2 - (1.7 + 14.2 + 0.7)
+	grep -q '^| 2 | | rest of the bio: .* | | | | 24.6 |$' "$TMP/res2/tiers.md" ||
 		fail "$(grep 'rest of' "$TMP/res2/tiers.md")"
 }
 
