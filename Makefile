@@ -49,8 +49,9 @@
 #                     about 30 min); make bench's report then has its table
 #   make check-debug  the KASAN/lockdep/KUnit kernel tier, every scenario
 #                     (builds and caches that kernel: 5-6 min the first time)
-#   make intree       the patch series for 6.1 and 6.12 (checkpatch
-#                     --strict, git am) and in-tree builds, =y and =m
+#   make intree       the patch series for 6.1, 6.12 and 7.3 (checkpatch
+#                     --strict, git am) and in-tree builds, =y and =m,
+#                     7.3 for x86 and the PS3 (4 KiB and 64 KiB pages)
 #   make lint         checkpatch --strict, sparse, W=1, kernel-doc
 #   make ps3          cross build for the PS3 (ps3_defconfig)
 #   make clean
@@ -236,7 +237,7 @@ bench-compress: setup
 check-debug: setup tools
 	@$(TOP)/scripts/debug-kernel check
 
-intree: setup
+intree: setup-check
 	@$(TOP)/scripts/intree check
 
 lint: setup

@@ -97,11 +97,13 @@ ksrc_copy()
 }
 
 # ksrc_write FILE - stdin to FILE of a ksrc_copy tree: as a new file, and
-# only when it changes (make keeps its objects then)
+# only when it changes (make keeps its objects then); FILE is appended to
+# $KSRC_WRITE_LOG when that is set, changed or not
 ksrc_write()
 {
 	local tmp
 
+	[[ -z ${KSRC_WRITE_LOG:-} ]] || echo "$1" >> "$KSRC_WRITE_LOG"
 	mkdir -p "$(dirname "$1")"
 	tmp=$(mktemp "$1.XXXXXX")
 	cat > "$tmp"

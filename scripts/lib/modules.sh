@@ -28,17 +28,20 @@ oot_copy()
 	cp -a "${srcs[@]/#/$1/}" "$2/"
 }
 
-# mod_undefined KVER DIR... -- KO... - the symbols the modules KO need
-# that neither Debian's KVER kernel (the newest linux-headers-KVER.*'s
-# Module.symvers) nor an EXPORT_SYMBOL in the sources under DIR exports,
-# one a line
+# mod_undefined KVER|SYMVERS DIR... -- KO... - the symbols the modules KO
+# need that neither Debian's KVER kernel (the newest linux-headers-KVER.*'s
+# Module.symvers; 7.x: tools/vm/kernels/kernel-7x's), or the kernel of the
+# file SYMVERS, nor an EXPORT_SYMBOL in the sources under DIR exports, one
+# a line
 mod_undefined()
 {
-	local symvers
+	local symvers=$1 k7=${PS3VRAM_CACHE:-/var/cache/ps3vram-swap}/kernels
 	local -a dirs=()
 
-	symvers=$(compgen -G "/usr/src/linux-headers-$1.[0-9]*-amd64/Module.symvers" |
-		grep -v -E -- '-(cloud|rt)-amd64/' | sort -V | tail -n 1 || true)
+	[[ -f $symvers ]] ||
+		symvers=$({ compgen -G "/usr/src/linux-headers-$1.[0-9]*-amd64/Module.symvers" ||
+			compgen -G "$k7/current-$1/root/usr/src/linux-headers-$1.[0-9]*-amd64/Module.symvers"; } |
+			grep -v -E -- '-(cloud|rt)-amd64/' | sort -V | tail -n 1 || true)
 	[[ -n $symvers ]] ||
 		{ echo "(no linux-headers-$1 to check against)"; return 0; }
 	shift

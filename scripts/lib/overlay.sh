@@ -22,6 +22,15 @@
 #
 # BASE is the pristine tree, KSRC the tree changed (a ksrc_copy of BASE,
 # or a tree holding BASE's files), SYMBOLS the Kconfig symbols, one a line.
+#
+# For a mainline series (OVERLAY_UNIFDEF set: the path of the kernel's
+# scripts/unifdef, built), the out-of-tree build's interface detection
+# stays out of the tree: a Makefile keeps only its kbuild goals (obj-*,
+# NAME-y, NAME-objs, NAME-$(CONFIG_*), *flags-*: overlay_kbuild_only),
+# and each .c and .h file keeps only the side of its #ifdefs that the
+# detection picks in BASE (OVERLAY_DEFINES, from overlay_detected: the
+# -D and -U options of unifdef), and where BASE has kmalloc_obj()
+# (OVERLAY_ALLOC_OBJ set) allocates single objects with it.
 
 # overlay_is_fragment BASE FILE - FILE of the overlay merges into BASE's
 overlay_is_fragment()
@@ -72,6 +81,99 @@ overlay_filter()
 		while (no > 0 && out[no] == "") no--
 		for (i = 1; i <= no; i++) print out[i]
 	}' "$1"
+}
+
+# overlay_kbuild_only - stdin, a Makefile, with only its kbuild goals:
+# each other statement (a line and its continuations), with the comment
+# lines directly above it, is left out
+overlay_kbuild_only()
+{
+	awk '
+	function flush(keep,    i) {
+		for (i = 1; i <= nc; i++)
+			if (keep) print c[i]
+		nc = 0
+	}
+	cont { cont = /\\$/; if (keep) print; next }
+	/^#/ { c[++nc] = $0; next }
+	/^[ \t]*$/ { flush(1); print; next }
+	{
+		keep = /^(obj|lib|subdir|ccflags|asflags|ldflags|subdir-ccflags)-/ ||
+			/^[A-Za-z0-9_]+-(y|objs|\$\(CONFIG_[A-Z0-9_]+\))[ \t]*[:+]?=/
+		flush(keep)
+		if (keep) print
+		cont = /\\$/
+	}
+	END { flush(1) }' | cat -s
+}
+
+# overlay_detected BASE MAKEFILE... - the options of unifdef that resolve
+# the MAKEFILEs' interface detection for BASE, one a line: -DNAME for each
+# macro their CFLAGS_* and *ccflags-* define there, -UNAME for each they
+# could define on another kernel (every detection true: $(shell) made to
+# answer for any command)
+overlay_detected()
+{
+	local base=$1 ver pl f
+	local -a on all
+
+	shift
+	ver=$(sed -n 's/^VERSION = //p' "$base/Makefile")
+	pl=$(sed -n 's/^PATCHLEVEL = //p' "$base/Makefile")
+	for f; do
+		mapfile -t on < <(overlay_defines "$base" "$ver" "$pl" "$f")
+		# SHELL=echo: every $(shell ...) prints something, every
+		# detection is true
+		mapfile -t all < <(overlay_defines "$base" "$ver" "$pl" "$f" \
+			SHELL=echo)
+		printf -- '-D%s\n' "${on[@]}"
+		printf '%s\n' "${all[@]}" | grep -v -x -F -f <(printf '%s\n' "${on[@]}") |
+			sed 's/^/-U/' || true
+	done | sed '/^-[DU]$/d' | sort -u
+}
+
+# overlay_defines BASE VERSION PATCHLEVEL MAKEFILE [MAKEARG...] - the
+# macros MAKEFILE's CFLAGS_* and *ccflags-* define (-DNAME), one a line,
+# as kbuild would evaluate it in BASE
+overlay_defines()
+{
+	make -s --no-print-directory -f "$4" -f - srctree="$1" VERSION="$2" \
+		PATCHLEVEL="$3" "${@:5}" overlay-defines <<-'EOF' |
+	overlay-defines: ;
+	$(info $(foreach v,$(filter CFLAGS_% %ccflags-y,$(.VARIABLES)),$($(v))))
+	EOF
+		tr ' ' '\n' | sed -n 's/^-D\([A-Za-z0-9_]*\).*/\1/p' | sort -u
+}
+
+# overlay_source FILE - FILE as it goes into the tree: for a mainline
+# series, a .c or .h file without the #ifdef sides OVERLAY_DEFINES rules
+# out (and the empty lines that leaves doubled), its allocations of one
+# object in the tree's kmalloc_obj() family where the tree has it
+# (OVERLAY_ALLOC_OBJ: its checkpatch asks for them)
+overlay_source()
+{
+	local -a defs
+
+	if [[ -z ${OVERLAY_UNIFDEF:-} || ( $1 != *.c && $1 != *.h ) ]]; then
+		cat "$1"
+		return
+	fi
+	mapfile -t defs <<< "${OVERLAY_DEFINES:-}"
+	# exit status 1: it changed the file
+	{ "$OVERLAY_UNIFDEF" "${defs[@]}" "$1" || [[ $? -eq 1 ]]; } | cat -s |
+		if [[ -n ${OVERLAY_ALLOC_OBJ:-} ]]; then
+			overlay_alloc_obj
+		else
+			cat
+		fi
+}
+
+# overlay_alloc_obj - stdin, C, with "x = kzalloc(sizeof(*x), gfp);" as
+# "x = kzalloc_obj(*x, gfp);" (and kmalloc, kvmalloc, kvzalloc): what
+# checkpatch --fix makes of a one-line allocation of one object
+overlay_alloc_obj()
+{
+	sed -E 's/^([[:space:]]*[A-Za-z_][][A-Za-z0-9_.>-]*[[:space:]]*=[[:space:]]*)(kv?[mz]alloc)\(sizeof[[:space:]]*\(([^()]*)\),/\1\2_obj(\3,/'
 }
 
 # overlay_merge FILE TEXT - stdin (the kernel's FILE) with the fragment
@@ -212,7 +314,7 @@ overlay_place()
 		case $f in
 		MAINTAINERS|*Kconfig|*Makefile) ;;
 		*.patch) overlay_patch "$base" "$ksrc" "$top/$f" ;;
-		*) ksrc_write "$ksrc/$f" < "$top/$f" ;;
+		*) overlay_source "$top/$f" | ksrc_write "$ksrc/$f" ;;
 		esac
 	done
 	for f; do
@@ -225,7 +327,12 @@ overlay_place()
 					continue
 				echo "$line"
 			done < "$top/$f") ;;
-		*Kconfig|*Makefile) text=$(overlay_filter "$top/$f" "$syms") ;;
+		*Kconfig) text=$(overlay_filter "$top/$f" "$syms") ;;
+		*Makefile)
+			text=$(overlay_filter "$top/$f" "$syms")
+			[[ -z ${OVERLAY_UNIFDEF:-} ]] ||
+				text=$(overlay_kbuild_only <<< "$text")
+			;;
 		*)	continue ;;
 		esac
 		if overlay_is_fragment "$base" "$f"; then
