@@ -286,13 +286,7 @@ UNIT_TEST(batch_test_a_broken_batch_quarantines_every_slot)
 		EXPECT_TRUE(bs[i]->quarantined);
 	EXPECT_FALSE(bs[BT_NR]->quarantined);
 
-	/* heals as recover_test's do: tries at 100, 300 and 700 ms */
-	unit_clock_advance(100 * NSEC_PER_MSEC);
-	unit_work_run_due();
-	unit_clock_advance(200 * NSEC_PER_MSEC);
-	unit_work_run_due();
-	unit_clock_advance(400 * NSEC_PER_MSEC);
-	unit_work_run_due();
+	dma_run_heal_tries();
 	EXPECT_FALSE(env.dma->broken);
 	EXPECT_EQ(env.dma->slots_quarantined, 0);
 	for (i = 0; i < BT_NR; i++)

@@ -360,6 +360,20 @@ static inline void dma_settle(void)
 	unit_clock_advance(DMA_SETTLE_NS);
 }
 
+/*
+ * Play the heal work's first three tries after the engine broke (at 100,
+ * 300 and 700 ms, recover.c): a GPU that answers again by then heals it.
+ */
+static inline void dma_run_heal_tries(void)
+{
+	unit_clock_advance(100 * NSEC_PER_MSEC);
+	unit_work_run_due();
+	unit_clock_advance(200 * NSEC_PER_MSEC);
+	unit_work_run_due();
+	unit_clock_advance(400 * NSEC_PER_MSEC);
+	unit_work_run_due();
+}
+
 /* Write raw words into the FIFO and kick them, as the core would. */
 static inline void dma_ring_raw(const u32 *words, unsigned int n)
 {

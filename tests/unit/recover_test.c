@@ -382,13 +382,7 @@ UNIT_TEST(recover_test_heal_releases_a_quarantined_run_whole)
 	EXPECT_TRUE(one->index < run->index || one->index >= run->index + 4);
 	ps3vram_dma_slot_put(rc, one);
 
-	/* heals as in the test above: tries at 100, 300 and 700 ms */
-	unit_clock_advance(100 * NSEC_PER_MSEC);
-	unit_work_run_due();
-	unit_clock_advance(200 * NSEC_PER_MSEC);
-	unit_work_run_due();
-	unit_clock_advance(400 * NSEC_PER_MSEC);
-	unit_work_run_due();
+	dma_run_heal_tries();
 	EXPECT_FALSE(env.dma->broken);
 	EXPECT_FALSE(run->parked);
 	EXPECT_EQ(env.dma->slots_quarantined, 0);
