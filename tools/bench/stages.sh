@@ -7,9 +7,9 @@
 # brd, in one boot.
 #
 # The stages: fio, one job, random 4 KiB direct reads and then writes on
-# /dev/ps3vram (64 MiB, written whole first), each run for 3 s with the
-# kernel's function_graph tracer on for its middle second (Debian's 6.1
-# has no function profiler).  The tracer traces only the functions of one
+# /dev/ps3vram (64 MiB, written whole first), each run for 3 s under the
+# kernel's function_graph tracer, whose buffer keeps the calls of the
+# end of the run (Debian's 6.1 has no function profiler).  The tracer traces only the functions of one
 # level of the submit path at a time, functions that never call one
 # another, so that a duration holds the tracer's own cost once: level 1,
 # the whole bio (ps3vram_blk_submit_bio); level 2, the slot get, the copy
@@ -83,11 +83,11 @@ fio_job()
 }
 
 # trace DEV RW FUNCTIONS... - fio on DEV with function_graph on
-# FUNCTIONS (those the kernel can trace) for the middle second of its
-# run; prints "FUNCTION DURATION_US" for every call that ended in it
+# FUNCTIONS (those the kernel can trace); the trace buffer keeps the
+# calls of the end of its run; prints "FUNCTION DURATION_US" for each
 trace()
 {
-	local dev=$1 rw=$2 f pid
+	local dev=$1 rw=$2 f
 
 	shift 2
 	echo nop > $T/current_tracer
@@ -96,15 +96,15 @@ trace()
 		! grep -q "^$f " $T/available_filter_functions ||
 			echo "$f" >> $T/set_ftrace_filter
 	done
+	# an empty filter would trace every function
+	grep -q . $T/set_ftrace_filter || rig_fail "none of $* can be traced"
 	echo function_graph > $T/current_tracer
 	echo > $T/trace
-	fio_job "$dev" "$rw" > /dev/null &
-	pid=$!
-	sleep 1
+	# from before fio starts (its start takes seconds under TCG) to its
+	# end; the buffer, overwritten, keeps the last calls
 	echo 1 > $T/tracing_on
-	sleep 1
+	fio_job "$dev" "$rw" > /dev/null
 	echo 0 > $T/tracing_on
-	wait $pid || rig_fail "fio $rw on $dev under the tracer failed"
 	# "} /* f [mod] */" ends a call with callees, "f [mod]();" one without
 	awk '/ us +\|/ {
 		for (i = 1; i < NF; i++)
@@ -219,8 +219,8 @@ done
 echo 0 > $T/tracing_on
 echo 0 > $T/options/funcgraph-irqs
 echo 1 > $T/options/funcgraph-tail
-echo 0 > $T/options/overwrite
-echo 4096 > $T/buffer_size_kb
+echo 1 > $T/options/overwrite
+echo 2048 > $T/buffer_size_kb
 echo "$LEVELS" | while read -r level f; do
 	grep -q "^$f " $T/available_filter_functions ||
 		echo "BENCH: stages untraceable level=$level func=$f"

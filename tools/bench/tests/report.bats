@@ -361,6 +361,11 @@ setup() {
 		"$TMP/res/tiers.md" || fail "$(grep '^| [1-4b]' "$TMP/res/tiers.md")"
 	grep -q '^The whole bio, traced: ps3vram 42.0 us against brd 7.0 us, 6.0x.$' \
 		"$TMP/res/tiers.md" || fail "$(grep 'whole bio, traced' "$TMP/res/tiers.md")"
+	# and the writes' table after the reads'
+	grep -q '^random 4 KiB writes (fio without the tracer: /dev/ps3vram 8000 IOPS, brd 16000 IOPS):$' \
+		"$TMP/res/tiers.md" || fail "$(grep '^random 4 KiB' "$TMP/res/tiers.md")"
+	grep -q '^The whole bio, traced: ps3vram 60.0 us against brd 7.5 us, 8.0x.$' \
+		"$TMP/res/tiers.md" || fail "$(grep 'whole bio, traced' "$TMP/res/tiers.md")"
 	# two landings a bio at 3.5 us
 	grep -q '^| 4 | ps3vram_emu_land_one | .* | 2.00 | 3.0 | 3.5 | 7.0 |$' \
 		"$TMP/res/tiers.md" || fail "$(grep 'land_one' "$TMP/res/tiers.md")"
