@@ -128,16 +128,24 @@
 #define PS3VRAM_BLK_UNIT	BIT(PS3VRAM_BLK_UNIT_SHIFT)
 #define PS3VRAM_BLK_CSUM_SEED	(~0U)
 
+#ifdef PS3VRAM_BLK_ZPOOL
 /*
  * What size=auto, the default, leaves free when the disk is the first
- * client: the zpool's share (ZPOOL_MB in ps3vram-swap.conf), half of the
- * VRAM at most.  The zpool's default claims what is free.
+ * client on a kernel with zswap's zpool layer (gone in 6.18): the zpool's
+ * share (ZPOOL_MB in ps3vram-swap.conf), half of the VRAM at most.  The
+ * zpool's default claims what is free.
  */
 #define PS3VRAM_BLK_ZPOOL_SHARE	SZ_64M
+#define PS3VRAM_BLK_AUTO_DESC	"all free VRAM, but the first client leaves 64 MiB for zswap's zpool"
+#else
+#define PS3VRAM_BLK_AUTO_DESC	"all free VRAM"
+#endif
 
 static char *size = "auto";
 module_param(size, charp, 0444);
-MODULE_PARM_DESC(size, "VRAM for /dev/ps3vram: a size, e.g. 64M or 1G, rounded up to 1 MiB, less when less is free; or auto (default): all free VRAM, but where the kernel has zswap's zpool layer the first client leaves 64 MiB for the zpool");
+MODULE_PARM_DESC(size,
+		 "VRAM for /dev/ps3vram: a size, e.g. 64M or 1G, rounded up to 1 MiB, less when less is free; or auto (default): "
+		 PS3VRAM_BLK_AUTO_DESC);
 
 /* Off until its cost on a swap load is measured (docs/benchmarks.md). */
 static bool checksum;
@@ -1825,11 +1833,13 @@ static struct gendisk *ps3vram_blk_alloc_disk(void)
  */
 static u64 ps3vram_blk_auto_bytes(u64 vram, u64 claimed)
 {
-	u64 share = min_t(u64, PS3VRAM_BLK_ZPOOL_SHARE,
-			  round_down(vram / 2, PS3VRAM_BLK_SIZE_ALIGN));
+	u64 share = 0;
 
-	if (!IS_ENABLED(CONFIG_ZPOOL) || claimed)
-		share = 0;
+#ifdef PS3VRAM_BLK_ZPOOL
+	if (IS_ENABLED(CONFIG_ZPOOL) && !claimed)
+		share = min_t(u64, PS3VRAM_BLK_ZPOOL_SHARE,
+			      round_down(vram / 2, PS3VRAM_BLK_SIZE_ALIGN));
+#endif
 	return round_down(vram - share, PS3VRAM_BLK_SIZE_ALIGN);
 }
 
@@ -2209,7 +2219,7 @@ static int __init ps3vram_blk_init(void)
 		pr_info("/dev/%s: %llu MiB of VRAM (size=auto: all that was free)\n",
 			disk->disk_name, ps3vram_blk.bytes >> 20);
 	else if (left)
-		pr_info("/dev/%s: %llu MiB of VRAM (size=auto: %llu MiB left for the zpool)\n",
+		pr_info("/dev/%s: %llu MiB of VRAM (size=auto: %llu MiB left for other clients)\n",
 			disk->disk_name, ps3vram_blk.bytes >> 20, left >> 20);
 	else
 		pr_info("/dev/%s: %llu MiB of VRAM (size=auto: all of it)\n",

@@ -326,7 +326,11 @@ overlay_place()
 					compgen -G "$ksrc/${line#F:	}" > /dev/null ||
 					continue
 				echo "$line"
-			done < "$top/$f") ;;
+			done < "$top/$f")
+			# linux-mm only for a series with the swap backends
+			grep -q $'^F:\tmm/' <<< "$text" ||
+				text=$(grep -v -x $'L:\tlinux-mm@kvack.org' <<< "$text")
+			;;
 		*Kconfig) text=$(overlay_filter "$top/$f" "$syms") ;;
 		*Makefile)
 			text=$(overlay_filter "$top/$f" "$syms")

@@ -38,7 +38,7 @@ UNIT_TEST(blk_test_load_adds_the_disk_with_size_auto)
 	EXPECT_TRUE(unit_sysfs_dir_exists("block/ps3vram"));
 	/* half of the VRAM for the zpool, or all of it for the disk */
 	if (IS_ENABLED(CONFIG_ZPOOL))
-		snprintf(msg, sizeof(msg), "ps3vram: /dev/ps3vram: %u MiB of VRAM (size=auto: %u MiB left for the zpool)",
+		snprintf(msg, sizeof(msg), "ps3vram: /dev/ps3vram: %u MiB of VRAM (size=auto: %u MiB left for other clients)",
 			 VRAM_MB / 2, VRAM_MB / 2);
 	else
 		snprintf(msg, sizeof(msg), "ps3vram: /dev/ps3vram: %u MiB of VRAM (size=auto: all of it)",
