@@ -51,20 +51,22 @@ blkdev_h() {
 	[ "$output" = "$(printf '%s\n' 'obj-$(CONFIG_A) += a.o' '' '# the b part' 'a-$(CONFIG_B) += b.o')" ]
 }
 
-@test "the block detection on a 7.3-like tree: queue limits and features, no rw_page" {
+@test "the block detection on a 7.3-like tree: queue limits and features, no rw_page, no zpool" {
 	blkdev_h 'struct gendisk *blk_alloc_disk(struct queue_limits *lim, int node);' \
 		'#define BLK_FEAT_SYNCHRONOUS ((__force blk_features_t)(1u << 3))'
 	run overlay_detected "$TREE" "$TOP/drivers/block/Makefile"
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf '%s\n' -DPS3VRAM_BLK_FEATURES -DPS3VRAM_BLK_QUEUE_LIMITS \
-		-UPS3VRAM_BLK_QUEUE_SYNCHRONOUS -UPS3VRAM_BLK_RW_PAGE)" ]
+		-UPS3VRAM_BLK_QUEUE_SYNCHRONOUS -UPS3VRAM_BLK_RW_PAGE -UPS3VRAM_BLK_ZPOOL)" ]
 }
 
-@test "the block detection on a 6.1-like tree: rw_page, none of the others" {
+@test "the block detection on a 6.1-like tree: rw_page and the zpool, none of the others" {
 	blkdev_h '	int (*rw_page)(struct block_device *, sector_t, struct page *, enum req_op);'
+	echo 'unsigned long zpool_malloc(struct zpool *pool, size_t size, gfp_t gfp);' \
+		> "$TREE/include/linux/zpool.h"
 	run overlay_detected "$TREE" "$TOP/drivers/block/Makefile"
 	[ "$status" -eq 0 ]
-	[ "$output" = "$(printf '%s\n' -DPS3VRAM_BLK_RW_PAGE -UPS3VRAM_BLK_FEATURES \
+	[ "$output" = "$(printf '%s\n' -DPS3VRAM_BLK_RW_PAGE -DPS3VRAM_BLK_ZPOOL -UPS3VRAM_BLK_FEATURES \
 		-UPS3VRAM_BLK_QUEUE_LIMITS -UPS3VRAM_BLK_QUEUE_SYNCHRONOUS)" ]
 }
 
