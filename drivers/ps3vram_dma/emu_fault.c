@@ -36,6 +36,7 @@
 #include <linux/debugfs.h>
 #include <linux/fault-inject.h>
 #include <linux/ktime.h>
+#include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/random.h>
 #include <linux/string.h>
@@ -262,6 +263,22 @@ static bool ps3vram_emu_fail(struct ps3vram_emu *emu,
 	return true;
 }
 
+/*
+ * One line of a copy.  A line that is a whole page between page-aligned
+ * addresses (every line of a 4 KiB-page kernel's page copies) goes by
+ * copy_page(): under QEMU's TCG, x86-64's memcpy() is rep movsb, emulated
+ * a byte at a time, and costs several times copy_page()'s rep movsq (the
+ * copy bench in docs/benchmarks.md), which would make the software RSX's
+ * device time mostly emulation.
+ */
+static void ps3vram_emu_copy_line(void *dst, void *src, u32 line)
+{
+	if (line == PAGE_SIZE && PAGE_ALIGNED(dst) && PAGE_ALIGNED(src))
+		copy_page(dst, src);
+	else
+		memcpy(dst, src, line);
+}
+
 /* Move the bytes of @mv, as faults allow, and count what reached memory. */
 static void ps3vram_emu_do_move(struct ps3vram_emu *emu,
 				const struct ps3vram_emu_move *mv)
@@ -277,8 +294,9 @@ static void ps3vram_emu_do_move(struct ps3vram_emu *emu,
 	if (mv->lose)
 		return;
 	for (i = 0; i < mv->count; i++)
-		memcpy(mv->dst + (u64)i * mv->pitch_out,
-		       mv->src + (u64)i * mv->pitch_in, mv->line);
+		ps3vram_emu_copy_line(mv->dst + (u64)i * mv->pitch_out,
+				      mv->src + (u64)i * mv->pitch_in,
+				      mv->line);
 	if (mv->corrupt)
 		*flip ^= BIT(mv->bit);
 	/* The bytes item follows the copies item of the same destination. */

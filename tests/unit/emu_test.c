@@ -304,6 +304,49 @@ UNIT_TEST(emu_test_idle_means_fetched_and_bytes_land_at_completion)
 }
 
 /*
+ * A line that is a whole page between page-aligned addresses lands by
+ * copy_page() (x86-64's memcpy() is rep movsb, a byte at a time under
+ * TCG); part of a page, or a page at an offset, by memcpy().  The bytes
+ * are the same either way.  With 64 KiB pages a page is 4 KiB lines
+ * (ring.c), none of them a page.
+ */
+UNIT_TEST(emu_test_whole_pages_land_by_copy_page)
+{
+	unsigned long whole = PAGE_SIZE == PS3VRAM_RING_MAX_LINE;
+	unsigned long pages;
+	u8 *buf;
+	unsigned int i;
+
+	emu_start();
+	pages = unit_copy_pages;
+	buf = fx.slot->buf;
+	for (i = 0; i < PAGE_SIZE; i++)
+		buf[i] = i * 7 + i / 251;
+	EXPECT_EQ(ps3vram_dma_upload(fx.client, fx.slot, 0, PAGE_SIZE,
+				     PAGE_SIZE), 0);
+	EXPECT_EQ(unit_copy_pages, pages + whole);
+	EXPECT_EQ(memcmp(dma_vram(fx.client, PAGE_SIZE), buf, PAGE_SIZE), 0);
+
+	memset(buf, 0, PAGE_SIZE);
+	EXPECT_EQ(ps3vram_dma_download(fx.client, fx.slot, 0, PAGE_SIZE,
+				       PAGE_SIZE), 0);
+	EXPECT_EQ(unit_copy_pages, pages + 2 * whole);
+	for (i = 0; i < PAGE_SIZE; i++)
+		if (buf[i] != (u8)(i * 7 + i / 251))
+			break;
+	EXPECT_EQ(i, PAGE_SIZE);
+
+	/* Part of a page, and a whole page not page-aligned in VRAM. */
+	EXPECT_EQ(ps3vram_dma_upload(fx.client, fx.slot, 0, 0,
+				     PAGE_SIZE - PS3VRAM_DMA_ALIGN), 0);
+	EXPECT_EQ(ps3vram_dma_upload(fx.client, fx.slot, 0, 3 * PAGE_SIZE +
+				     PS3VRAM_DMA_ALIGN, PAGE_SIZE), 0);
+	EXPECT_EQ(unit_copy_pages, pages + 2 * whole);
+	EXPECT_EQ(memcmp(dma_vram(fx.client, 3 * PAGE_SIZE +
+				  PS3VRAM_DMA_ALIGN), buf, PAGE_SIZE), 0);
+}
+
+/*
  * The reset races the FIFO reader (reset_race): between its PUT and
  * GET writes, the reader runs on from the old GET.  The core's own resets
  * seal the ring first (recover_test.c); this is the bare backend op after

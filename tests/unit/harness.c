@@ -268,10 +268,13 @@ void *unit_alloc(size_t size, gfp_t gfp, enum unit_alloc_kind kind,
 				unit_alloc_names[kind], file, line);
 		return NULL;
 	}
-	if (kind == UNIT_ALLOC_PAGES)
-		p = aligned_alloc(PAGE_SIZE, size);
-	else
+	/* Pages, and vmalloc()'s pages, start at a page as the kernel's do. */
+	if (kind == UNIT_ALLOC_PAGES || kind == UNIT_ALLOC_VMALLOC) {
+		if (posix_memalign(&p, PAGE_SIZE, size))
+			p = NULL;
+	} else {
 		p = malloc(size);
+	}
 	rec = malloc(sizeof(*rec));
 	if (!p || !rec)
 		unit_fatal("host out of memory (%zu bytes)", size);

@@ -875,6 +875,10 @@ bool unit_blkdev_registered(const char *name)
 
 int unit_kmap_local_depth;
 
+/* ---- copy_page() (mm.h) ---- */
+
+unsigned long unit_copy_pages;
+
 /* ---- what a test left behind ---- */
 
 unsigned int unit_shim_leftovers(void)

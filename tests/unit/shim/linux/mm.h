@@ -24,4 +24,20 @@ static inline void *page_address(const struct page *page)
 /* Physically contiguous pages are consecutive structs (see mm_types.h). */
 #define nth_page(page, n)	((page) + (n))
 
+#define PAGE_ALIGNED(addr)	IS_ALIGNED((unsigned long)(addr), PAGE_SIZE)
+
+/*
+ * copy_page() (the kernel's is in asm/page.h, which mm.h includes) copies
+ * one whole page between page-aligned addresses; the copies are counted,
+ * so that a test can tell which copies took it (shim.c).
+ */
+extern unsigned long unit_copy_pages;
+
+static inline void copy_page(void *to, void *from)
+{
+	BUG_ON(offset_in_page(to) || offset_in_page(from));
+	unit_copy_pages++;
+	memcpy(to, from, PAGE_SIZE);
+}
+
 #endif
