@@ -580,6 +580,33 @@ static int ps3vram_blk_verify(struct ps3vram_blk_batch *b,
 	return -EIO;
 }
 
+/*
+ * Is @bv a whole page, and @buf page-aligned?  Such a segment goes to or
+ * from a slot by copy_page(), as zram copies its whole pages: the
+ * architecture's page copy (on x86-64 rep movsq, which QEMU's TCG runs
+ * several times faster than memcpy()'s rep movsb: the copy bench in
+ * docs/benchmarks.md).
+ */
+static bool ps3vram_blk_whole(const void *buf, const struct bio_vec *bv)
+{
+	return !bv->bv_offset && bv->bv_len == PAGE_SIZE && PAGE_ALIGNED(buf);
+}
+
+/* The bytes of @buf into @bv, as memcpy_to_bvec() does. */
+static void ps3vram_blk_empty(struct bio_vec *bv, void *buf)
+{
+	void *dst;
+
+	if (!ps3vram_blk_whole(buf, bv)) {
+		memcpy_to_bvec(bv, buf);
+		return;
+	}
+	dst = kmap_local_page(bv->bv_page);
+	copy_page(dst, buf);
+	flush_dcache_page(bv->bv_page);
+	kunmap_local(dst);
+}
+
 /* A read's bytes, from the slot of @c to its piece or segments of @bio. */
 static void ps3vram_blk_copy_out(struct bio *bio, struct ps3vram_blk_copy *c)
 {
@@ -589,12 +616,12 @@ static void ps3vram_blk_copy_out(struct bio *bio, struct ps3vram_blk_copy *c)
 
 	if (!c->segs) {
 		if (c->bv.bv_page)
-			memcpy_to_bvec(&c->bv, buf + c->skip);
+			ps3vram_blk_empty(&c->bv, buf + c->skip);
 		return;
 	}
 	c->iter.bi_size = c->len;
 	__bio_for_each_segment(bv, bio, iter, c->iter) {
-		memcpy_to_bvec(&bv, buf);
+		ps3vram_blk_empty(&bv, buf);
 		buf += bv.bv_len;
 	}
 }
@@ -666,10 +693,17 @@ static struct ps3vram_dma_slot *ps3vram_blk_slot(struct ps3vram_blk_batch *b,
 /* The bytes of @bv (no page: zeroes) into @buf. */
 static void ps3vram_blk_fill(void *buf, struct bio_vec bv)
 {
-	if (bv.bv_page)
-		memcpy_from_bvec(buf, &bv);
-	else
+	void *src;
+
+	if (!bv.bv_page) {
 		memset(buf, 0, bv.bv_len);
+	} else if (ps3vram_blk_whole(buf, &bv)) {
+		src = kmap_local_page(bv.bv_page);
+		copy_page(buf, src);
+		kunmap_local(src);
+	} else {
+		memcpy_from_bvec(buf, &bv);
+	}
 }
 
 /*

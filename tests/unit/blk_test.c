@@ -389,6 +389,57 @@ UNIT_TEST(blk_test_segments_at_page_offsets_move_exactly_their_bytes)
 }
 
 /*
+ * A segment that is a whole page, at a page of its slots, goes in and out
+ * by copy_page() (as zram copies its whole pages); part of a page, or a
+ * whole page after part of one in the same copy, by memcpy().  With 4 KiB
+ * pages the software RSX adds one copy_page() per page-long line it lands
+ * (emu_test.c); with 64 KiB pages its lines are 4 KiB, none by copy_page().
+ */
+UNIT_TEST(blk_test_whole_page_segments_go_by_copy_page)
+{
+	const struct blk_seg wr[] = {
+		{ 1, 0, PAGE_SIZE }, { 2, 0, PAGE_SIZE }, { 3, 0, PAGE_SIZE / 2 },
+	};
+	const struct blk_seg rd[] = {
+		{ 10, 0, PAGE_SIZE }, { 11, 0, PAGE_SIZE }, { 12, 0, PAGE_SIZE / 2 },
+	};
+	const struct blk_seg part_wr[] = { { 5, 0, SECTOR }, { 6, 0, PAGE_SIZE } };
+	const struct blk_seg part_rd[] = { { 14, 0, SECTOR }, { 15, 0, PAGE_SIZE } };
+	const sector_t part_at = 4 * PAGE_SIZE / SECTOR;
+	unsigned long emu = PAGE_SIZE == SZ_4K;	/* ring.c: lines of 4 KiB */
+	unsigned long pages;
+	struct blk_bio b;
+	unsigned int i;
+
+	blk_start(VRAM_MB);
+	pages = unit_copy_pages;
+	blk_bio_of(&b, REQ_OP_WRITE, 0, wr, ARRAY_SIZE(wr), 100);
+	ASSERT_EQ(blk_submit(&b), BLK_STS_OK);
+	EXPECT_EQ(unit_copy_pages - pages, 2 + 2 * emu);
+
+	pages = unit_copy_pages;
+	blk_bio_of(&b, REQ_OP_READ, 0, rd, ARRAY_SIZE(rd), 0);
+	ASSERT_EQ(blk_submit(&b), BLK_STS_OK);
+	EXPECT_EQ(unit_copy_pages - pages, 2 + 2 * emu);
+	for (i = 0; i < ARRAY_SIZE(rd); i++)
+		EXPECT_TRUE(client_is_pattern(blk_mem_at(rd[i].page, 0),
+					      rd[i].len, 100 + i));
+	EXPECT_TRUE(blk_is_all(blk_mem_at(12, PAGE_SIZE / 2), PAGE_SIZE / 2,
+			       BLK_FILL));
+
+	pages = unit_copy_pages;
+	blk_bio_of(&b, REQ_OP_WRITE, part_at, part_wr, ARRAY_SIZE(part_wr),
+		   200);
+	ASSERT_EQ(blk_submit(&b), BLK_STS_OK);
+	blk_bio_of(&b, REQ_OP_READ, part_at, part_rd, ARRAY_SIZE(part_rd), 0);
+	ASSERT_EQ(blk_submit(&b), BLK_STS_OK);
+	EXPECT_EQ(unit_copy_pages - pages, 2 * emu);
+	EXPECT_TRUE(client_is_pattern(blk_mem_at(14, 0), SECTOR, 200));
+	EXPECT_TRUE(client_is_pattern(blk_mem_at(15, 0), PAGE_SIZE, 201));
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+
+/*
  * The engine zeroes a claim when it grants it, so that a sector never
  * written reads as zeroes, not as what VRAM held before (another client's
  * data); and sectors next to a written one stay zero.
