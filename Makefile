@@ -32,7 +32,9 @@
 #                     (tools/bench/cpu.sh), in a third the poll overshoot,
 #                     /dev/ps3vram against brd, the historic msleep/udelay
 #                     direct I/O table and compressed VRAM per page
-#                     against zram (tools/bench/blk.sh); under 45 min, not
+#                     against zram (tools/bench/blk.sh), in a fourth
+#                     what a page copy costs by instruction
+#                     (tools/bench/copy.sh); under 45 min, not
 #                     part of make check; then the "swap tiers" section
 #                     of docs/benchmarks.md, the CSV, the plots and the
 #                     raw outputs (tools/bench/report)
@@ -221,6 +223,7 @@ bench: setup
 	@$(TOP)/tools/bench/run tiers
 	@$(TOP)/tools/bench/run cpu
 	@$(TOP)/tools/bench/run blk
+	@$(TOP)/tools/bench/run copy
 	@$(TOP)/tools/bench/report $(BUILD)/bench/tiers-6.1.txt
 
 bench-program: setup
