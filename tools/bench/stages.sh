@@ -48,7 +48,7 @@
 # "stages swap-ratio".  Timings under TCG are the guest's, 50-85x slower
 # than the host's; the ratios and the shares are the point.
 #
-# rig: --no-swap --module brd --bin fio --timeout 1200
+# rig: --no-swap --module brd --bin fio --timeout 2400
 
 . /lib/rig.sh
 
