@@ -402,7 +402,12 @@ bool ps3vram_emu_fault_copy(struct ps3vram_emu *emu,
 		ps3vram_emu_stop(emu, "injected late copy", in, out);
 		return true;
 	}
-	emu->drop = ps3vram_emu_fail(emu, &emu_fail_drop);
+	/*
+	 * The NOTIFY to drop is the next one, after the last copy of a batch
+	 * (or the second M2MF of a copy): a later copy must not clear it.
+	 */
+	if (ps3vram_emu_fail(emu, &emu_fail_drop))
+		emu->drop = true;
 	mv->lose = ps3vram_emu_fail(emu, &emu_fail_lose);
 	if (!mv->lose && ps3vram_emu_fail(emu, &emu_fail_corrupt)) {
 		mv->corrupt = true;

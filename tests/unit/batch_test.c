@@ -32,6 +32,7 @@ static void bt_cleanup(void *unused)
 	timeout_ms = 200;
 	dma_fail_every(&emu_fail_late, 0);
 	dma_fail_every(&emu_fail_hang, 0);
+	dma_fail_every(&emu_fail_drop, 0);
 	emu_late_us = 1000;
 	for (i = 0; i < ARRAY_SIZE(bs) && env.dma; i++)
 		if (bs[i])
@@ -115,6 +116,30 @@ UNIT_TEST(batch_test_a_batch_is_one_notifier_and_one_kick_both_ways)
 	EXPECT_EQ(dma_stat(PS3VRAM_DMA_DOWNLOADS), BT_NR);
 	EXPECT_EQ(dma_stat(PS3VRAM_DMA_BYTES_DOWN), BT_NR * PAGE_SIZE);
 	EXPECT_EQ(dma_stat(PS3VRAM_DMA_NOTIFIER_STALLS), 0);
+}
+
+/*
+ * A dropped notifier at the first copy of a batch is the batch's: the
+ * copies after it do not undo the fault, and the wait times out.
+ */
+UNIT_TEST(batch_test_a_notifier_dropped_at_its_first_copy_fails_the_batch)
+{
+	struct ps3vram_dma_copy c[BT_NR];
+	struct ps3vram_dma_xfer xfer = { };
+
+	bt_start();
+	bt_fill(c, 0);
+	timeout_ms = 10;
+	dma_fail_next(&emu_fail_drop);
+	ASSERT_EQ(ps3vram_dma_submit_batch(bc, &xfer, PS3VRAM_DMA_TO_VRAM, c,
+					   BT_NR), 0);
+	EXPECT_EQ(atomic_read(&env.emu->faults), 1);
+	EXPECT_EQ(ps3vram_dma_wait(&xfer), -ETIMEDOUT);
+	dma_fault_off(&emu_fail_drop);
+	EXPECT_FALSE(env.dma->broken);
+	memset(bs[BT_NR]->buf, 0x42, 64);
+	EXPECT_EQ(ps3vram_dma_upload(bc, bs[BT_NR], 0, 0, 64), 0);
+	EXPECT_EQ(*dma_vram(bc, 63), 0x42);
 }
 
 /* Separate submits on one notifier: each waits for the copy before. */
