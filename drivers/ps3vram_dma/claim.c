@@ -13,10 +13,11 @@
  * A claim is zeroed before its client gets it, so that no client reads
  * what another left in that VRAM: a destroyed client's data, an earlier
  * engine's (the module reloaded), an earlier boot's.  The GPU does it,
- * uploading one zeroed run of staging slots over the claim, in batches of
- * copies (one notifier and one kick each), two batches in flight when the
- * engine has the notifiers; a batch that fails is written by the CPU
- * instead, and the CPU never reads VRAM.  Zeroing when a claim is
+ * uploading one zeroed run of staging slots (at most half of them: it
+ * holds the run for the whole claim) over the claim, in batches of copies
+ * (one notifier and one kick each), two batches in flight when the engine
+ * has the notifiers; a batch that fails is written by the CPU instead,
+ * and the CPU never reads VRAM.  Zeroing when a claim is
  * given back instead would leave what was there before the engine came,
  * and what a client destroyed while the engine could not copy left
  * behind.  The time it takes is logged with the claim.
@@ -155,7 +156,11 @@ static int ps3vram_dma_zero_claim(struct ps3vram_dma_client *client)
 	z = kcalloc(PS3VRAM_DMA_ZERO_DEPTH, sizeof(*z), GFP_KERNEL);
 	if (!z)
 		return -ENOMEM;
-	slot = ps3vram_dma_slot_tryget_run(client, PS3VRAM_DMA_MAX_RUN);
+	/* at most half the slots: the clients already running keep the rest */
+	slot = ps3vram_dma_slot_tryget_run(client,
+					   clamp_t(unsigned int,
+						   client->dma->nr_slots / 2, 1,
+						   PS3VRAM_DMA_MAX_RUN));
 	if (!slot)
 		slot = ps3vram_dma_slot_get(client);
 	memset(slot->buf, 0, slot->pages * PAGE_SIZE);

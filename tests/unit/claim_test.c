@@ -364,6 +364,29 @@ UNIT_TEST(claim_test_zeroing_is_the_gpus_and_counted_apart)
 	EXPECT_TRUE(unit_log_contains(", zeroed in "));
 }
 
+/*
+ * The zeroing holds its run of slots for the whole claim: on the smallest
+ * engine (16 slots) it takes half of them, and the clients already
+ * running keep the rest.
+ */
+UNIT_TEST(claim_test_zeroing_leaves_half_the_slots_to_the_others)
+{
+	unsigned int pages = min_t(unsigned int, 8, PS3VRAM_DMA_MAX_RUN);
+	struct ps3vram_dma_client *c;
+	u64 copies;
+
+	dma_params_default();
+	emu_vram_mb = 2;
+	emu_xdr_kb = PS3VRAM_EMU_XDR_MIN / 1024;
+	dma_env_load();
+	ASSERT_EQ(env.dma->nr_slots, 16);
+	copies = env.emu->copies;
+	memset(env.emu->vram, 0xff, MiB);
+	c = claim_new("c", MiB);
+	EXPECT_EQ(env.emu->copies - copies, MiB / (pages * PAGE_SIZE));
+	EXPECT_FALSE(memchr_inv(dma_vram(c, 0), 0, MiB));
+}
+
 /* A copy that fails is written by the CPU: the claim is zeroes all the same. */
 UNIT_TEST(claim_test_zeroing_copies_that_fail_are_written_by_the_cpu)
 {
