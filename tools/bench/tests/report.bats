@@ -315,7 +315,7 @@ setup() {
 		grep -q -F "[bench/raw/$name](bench/raw/$name)" "$TMP/res/tiers.md" ||
 			fail "no link to bench/raw/$name"
 	done
-	[[ $(find "$TMP/res/raw" -type f | wc -l) -eq 8 ]] || fail "$(ls "$TMP/res/raw")"
+	[[ $(find "$TMP/res/raw" -type f | wc -l) -eq 9 ]] || fail "$(ls "$TMP/res/raw")"
 	# without cpu results: no link to one
 	mkdir -p "$TMP/no"
 	cp "$RES" "$TMP/no/"
@@ -325,18 +325,21 @@ setup() {
 	[[ ! -e $TMP/res2/raw/cpu-6.1-2026-12-02.txt ]] || fail "raw cpu results out of nowhere"
 }
 
-@test "the budget adds up make bench's three boots" {
+@test "the budget adds up make bench's four boots" {
 	capture "$REPORT" -o "$TMP/res" "$RES"
 	expect_rc 0
-	grep -q "^make bench's three boots took tiers 1500 s, cpu 600 s, blk 500 s: 43 min 20 s in$" \
-		"$TMP/res/tiers.md" || fail "$(grep -A 2 'three boots' "$TMP/res/tiers.md")"
+	grep -q "^make bench's four boots took tiers 1500 s, cpu 600 s, blk 500 s, copy 10 s: 43 min 30 s in$" \
+		"$TMP/res/tiers.md" || fail "$(grep -A 2 'four boots' "$TMP/res/tiers.md")"
 	grep -q '^all, within its budget of 45 minutes' "$TMP/res/tiers.md" ||
-		fail "$(grep -A 2 'three boots' "$TMP/res/tiers.md")"
+		fail "$(grep -A 2 'four boots' "$TMP/res/tiers.md")"
 	# 1500 + 600 + 601 s: over it
 	cp "$RES" "$BATS_TEST_DIRNAME/cpu-6.1.txt" "$TMP/"
 	sed 's/^# boot: 500 s$/# boot: 601 s/' "$BATS_TEST_DIRNAME/blk-6.1.txt" > "$TMP/blk-6.1.txt"
 	capture "$REPORT" -o "$TMP/res3" "$TMP/tiers-6.1.txt"
 	expect_rc 0
+	# no copy results (a make bench from before it ran): three boots
+	grep -q "^make bench's three boots took tiers 1500 s, cpu 600 s, blk 601 s: 45 min 1 s in$" \
+		"$TMP/res3/tiers.md" || fail "$(grep -A 2 'boots took' "$TMP/res3/tiers.md")"
 	grep -q '^all, over its budget of 45 minutes' "$TMP/res3/tiers.md" ||
 		fail "$(grep -A 2 'three boots' "$TMP/res3/tiers.md")"
 	# a boot without its time: no sum
@@ -344,7 +347,26 @@ setup() {
 	grep -v '^# boot:' "$BATS_TEST_DIRNAME/blk-6.1.txt" > "$TMP/blk-6.1.txt"
 	capture "$REPORT" -o "$TMP/res2" "$TMP/tiers-6.1.txt"
 	expect_rc 0
-	! grep -q 'three boots' "$TMP/res2/tiers.md" || fail "a budget without blk's boot time"
+	! grep -q 'boots took' "$TMP/res2/tiers.md" || fail "a budget without blk's boot time"
+}
+
+@test "the copy table has each instruction's time and its ratio to rep movsq" {
+	capture "$REPORT" -o "$TMP/res" "$RES"
+	expect_rc 0
+	grep -q -F '| movsb | the kernel'"'"'s memcpy() (rep movsb) | 12.00 | 13.00 | 30.00 | 10.0x |' \
+		"$TMP/res/tiers.md" || fail "$(grep -A 8 'copy costs' "$TMP/res/tiers.md")"
+	grep -q -F '| movsq | the kernel'"'"'s copy_page() (rep movsq) | 1.00 | 1.30 | 3.00 | 1.0x |' \
+		"$TMP/res/tiers.md" || fail "$(grep -A 8 'copy costs' "$TMP/res/tiers.md")"
+	grep -q -F '| clock | one clock_gettime(CLOCK_MONOTONIC), clocksource hpet | 1.10 | 1.20 | 2.70 |  |' \
+		"$TMP/res/tiers.md" || fail "$(grep -A 8 'copy costs' "$TMP/res/tiers.md")"
+	grep -q -F '[bench/raw/copy-6.1-2026-12-02.txt](bench/raw/copy-6.1-2026-12-02.txt)' \
+		"$TMP/res/tiers.md" || fail "no link to the raw copy results"
+	# without copy results: no table
+	mkdir -p "$TMP/no"
+	cp "$RES" "$TMP/no/"
+	capture "$REPORT" -o "$TMP/res2" "$TMP/no/tiers-6.1.txt"
+	expect_rc 0
+	! grep -q 'copy costs' "$TMP/res2/tiers.md" || fail "a copy table without results"
 }
 
 @test "the stages table has each function's time per bio and what its callers spent besides" {
