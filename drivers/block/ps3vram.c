@@ -592,6 +592,15 @@ static bool ps3vram_blk_whole(const void *buf, const struct bio_vec *bv)
 	return !bv->bv_offset && bv->bv_len == PAGE_SIZE && PAGE_ALIGNED(buf);
 }
 
+/* A page from @src to @dst: by copy_page() where both are page-aligned. */
+static void ps3vram_blk_copy_page(void *dst, void *src)
+{
+	if (PAGE_ALIGNED(dst) && PAGE_ALIGNED(src))
+		copy_page(dst, src);
+	else
+		memcpy(dst, src, PAGE_SIZE);
+}
+
 /* The bytes of @buf into @bv, as memcpy_to_bvec() does. */
 static void ps3vram_blk_empty(struct bio_vec *bv, void *buf)
 {
@@ -977,7 +986,7 @@ static void ps3vram_blk_obj_free(struct ps3vram_blk_obj *obj)
  * Compress @src into @slot.  Return the length of what is there: the
  * codec's output, or PAGE_SIZE for the page whole.
  */
-static unsigned int ps3vram_blk_compress(const void *src,
+static unsigned int ps3vram_blk_compress(void *src,
 					 struct ps3vram_dma_slot *slot)
 {
 	struct ps3vram_blk_stream *s;
@@ -991,7 +1000,7 @@ static unsigned int ps3vram_blk_compress(const void *src,
 	mutex_unlock(&s->lock);
 	if (!len) {
 		len = PAGE_SIZE;
-		memcpy(slot->buf, src, len);
+		ps3vram_blk_copy_page(slot->buf, src);
 	}
 	/* the copy is of whole DMA units: no stale bytes in the tail */
 	memset(slot->buf + len, 0, round_up(len, PS3VRAM_DMA_ALIGN) - len);
@@ -1040,7 +1049,7 @@ static int ps3vram_blk_obj_upload(struct ps3vram_dma_slot *slot,
  * object is freed after.  Return: 0, -ENOSPC when the VRAM is full, or
  * -EIO (the caller then makes the page read as an error).
  */
-static int ps3vram_blk_comp_store(unsigned long page, const void *src)
+static int ps3vram_blk_comp_store(unsigned long page, void *src)
 {
 	struct ps3vram_blk_obj *obj = &ps3vram_blk.table[page];
 	struct ps3vram_dma_client *client = ps3vram_blk.client;
@@ -1149,7 +1158,7 @@ static int ps3vram_blk_comp_load(unsigned long page, void *dst)
 	slot = ps3vram_dma_slot_get(client);
 	ret = ps3vram_blk_comp_fetch(obj, slot);
 	if (!ret && len == PAGE_SIZE) {
-		memcpy(dst, slot->buf, PAGE_SIZE);
+		ps3vram_blk_copy_page(dst, slot->buf);
 	} else if (!ret) {
 		ret = ps3vram_blk.codec->decompress(slot->buf, len, dst);
 		if (ret) {

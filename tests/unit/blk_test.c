@@ -1655,6 +1655,35 @@ UNIT_TEST(blk_test_comp_each_kind_of_page_comes_back)
 }
 
 /*
+ * A page that does not compress goes into its slot and out of it by
+ * copy_page(), one each way, when both ends are page-aligned; a page
+ * that compresses takes none.
+ */
+UNIT_TEST(blk_test_comp_a_whole_page_object_goes_by_copy_page)
+{
+	unsigned long pages, whole, small;
+
+	comp_start(NULL);
+	client_pattern(blk_mem_at(1, 0), PAGE_SIZE, 2);
+	pages = unit_copy_pages;
+	ASSERT_EQ(comp_write(10, 1), BLK_STS_OK);
+	EXPECT_TRUE(comp_holds(10, 1));
+	whole = unit_copy_pages - pages;
+	EXPECT_EQ(comp_stat(COMP_WHOLE), 1);
+
+	comp_runs(blk_mem_at(0, 0), 1);
+	pages = unit_copy_pages;
+	ASSERT_EQ(comp_write(11, 0), BLK_STS_OK);
+	EXPECT_TRUE(comp_holds(11, 0));
+	small = unit_copy_pages - pages;
+	EXPECT_EQ(comp_stat(COMP_WHOLE), 1);
+	EXPECT_EQ(small, 0);
+	/* with 4 KiB pages the software RSX lands the page-long line so too */
+	EXPECT_EQ(whole, 2 + 2 * (PAGE_SIZE == SZ_4K));
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+}
+
+/*
  * Writes and reads of parts of pages (sectors at odd offsets, a segment
  * across two pages of the disk) move exactly their bytes: the rest of
  * each page is read, kept and written back.
