@@ -22,7 +22,7 @@
 # blk: /dev/ps3vram against brd (/dev/ram0, a RAM disk: the ceiling for a
 # memory-backed block device), both 128 MiB.  fio, direct I/O, two jobs:
 # random 4 KiB reads and writes (IOPS) and sequential 1 MiB reads and
-# writes (MB/s), each for RUNTIME seconds after a full write of the area,
+# writes (MB/s), each for RUNTIME (5) seconds after a full write of the area,
 # twice per device in the order ps3vram, brd, brd, ps3vram.  Prints one
 # BENCH line per device and test, and the ratio ps3vram / brd.  Under TCG
 # the guest CPU is 50-85x slower than the host's, and brd's copies are
@@ -72,8 +72,8 @@
 # same pages again on ps3vram with checksum=1 (a CRC-32 per object): its
 # CPU against ps3vram's without.
 #
-# Guest options: rig.parts (above), rig.runtime=S instead of 8 s a timed
-# run (a smoke run), rig.mib (compdensity).
+# Guest options: rig.parts (above), rig.runtime=S instead of 5 s a timed
+# run (a line "blk runtime_s=S" gives it), rig.mib (compdensity).
 #
 # The fio runs' data is verified, outside the timed runs.  fio's
 # verification costs the guest about as much CPU per byte as brd's copy
@@ -103,7 +103,7 @@
 . /lib/rig.sh
 
 PARTS=$(rig_opt parts) || PARTS=overshoot,blk,historic,compdensity
-RUNTIME=$(rig_opt runtime) || RUNTIME=8
+RUNTIME=$(rig_opt runtime) || RUNTIME=5
 MIB=128
 COPIES=20000
 PAGEFILL_SEED=9
@@ -506,6 +506,7 @@ part_compdensity()
 		rig_fail "checksum errors: $(cat $B/io_stat)"
 }
 
+echo "BENCH: blk runtime_s=$RUNTIME"
 for part in $(echo "$PARTS" | tr , ' '); do
 	case $part in
 	overshoot|blk|historic|notifiers|compdensity)

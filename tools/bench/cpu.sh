@@ -4,22 +4,26 @@
 #
 # cpu (issue 14): guest CPU time per swapped page, zswap with the ps3vram
 # pool (c) against zswap with its default in-RAM pool (b), in one boot, in
-# the order b c c b.  The working set (rig.mib, default 1.2x RAM, one
-# pass) is text, which zswap stores whole (mixed data has random pages,
-# which zswap rejects and sends to the disk): max_pool_percent is 60 for
-# b, the module's recommendation for c.  The in-RAM pool takes RAM from
-# the working set, so b still writes some pages to the disk; each run
-# prints how many (pswpout).
+# the order b c c b.  The working set (rig.mib, MiB or Fx for F times
+# RAM, default 1x, one pass) is text, which zswap stores whole (mixed
+# data has random pages, which zswap rejects and sends to the disk):
+# max_pool_percent is 60 for b, the module's recommendation for c.  The
+# in-RAM pool takes RAM from the working set, so b may write some pages
+# to the disk; each run prints how many (pswpout).  At 1x they were
+# about a hundred a run, where 1.2x sent some 20,000 and took more than
+# twice as long.
 # Busy time is /proc/stat's all-CPU time less idle and iowait; pages are
 # zswpout + zswpin.  swapbench's own work (filling and checksumming the
 # pages) is in both, the same amount for the same seed: the ratio is of
 # whole runs, not of the pools alone.
-# Where ps3vram_swap has its benchmark parameter sleep_mapped (6.1-6.7,
-# whose zswap maps before it takes its compressor mutex), tier s is c on a
-# pool created with sleep_mapped forced true, one process faulting so that
-# the deadlock it allows cannot happen: c against s is what the shipped
-# false costs, zswap's copy of each object out of the staging slot (and
-# 6.1's GFP_ATOMIC bounce buffer).  The order is then b c s s c b.
+# rig.tiers=b,c,s,s,c,b adds tier s where ps3vram_swap has its benchmark
+# parameter sleep_mapped (6.1-6.7, whose zswap maps before it takes its
+# compressor mutex): c on a pool created with sleep_mapped forced true,
+# one process faulting so that the deadlock it allows cannot happen; c
+# against s is what the shipped false costs, zswap's copy of each object
+# out of the staging slot (and 6.1's GFP_ATOMIC bounce buffer).  make
+# bench leaves s out: two boots measured it (docs/design-notes.md), and
+# its two runs took a third of the boot.
 #
 # rig: --append "zswap.enabled=1" --timeout 1800
 
@@ -27,7 +31,8 @@
 
 Z=/sys/module/zswap/parameters
 SLEEP_MAPPED=/sys/module/ps3vram_swap/parameters/sleep_mapped
-MIB=$(rig_opt mib) || MIB=$(($(rig_ram_mib) * 6 / 5))
+MIB=$(rig_opt mib) || MIB=1x
+MIB=$(rig_mib "$MIB") || rig_fail "rig.mib=$(rig_opt mib): not MiB or a multiple of RAM"
 DEFAULT=$(cat $Z/zpool)
 
 vm()
@@ -86,8 +91,16 @@ run()
 
 modprobe ps3vram_emu || rig_fail "modprobe ps3vram_emu failed"
 modprobe ps3vram_swap || rig_fail "modprobe ps3vram_swap failed"
-ORDER="b c c b"
-[ ! -e $SLEEP_MAPPED ] || ORDER="b c s s c b"
+ORDER=$(rig_opt tiers) || ORDER=b,c,c,b
+ORDER=$(echo "$ORDER" | tr , ' ')
+for t in $ORDER; do
+	case $t in
+	b|c) ;;
+	s)	[ -e $SLEEP_MAPPED ] ||
+			rig_fail "rig.tiers: tier s needs ps3vram_swap's sleep_mapped (6.1-6.7)" ;;
+	*)	rig_fail "rig.tiers: unknown tier $t (b, c or s)" ;;
+	esac
+done
 rig_log "cpu: swapbench -s $MIB -p 1 -o mixed -d text -S 31, order $ORDER"
 for t in $ORDER; do
 	run $t

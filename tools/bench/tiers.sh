@@ -70,11 +70,7 @@ PASSES=$(rig_opt passes) || PASSES=1
 TIERS=$(rig_opt tiers) || TIERS=a,b,c,g,d,e,f,h
 TIERS=$(echo "$TIERS" | tr , ' ')
 MIB=$(rig_opt mib) || MIB=1.5x
-case $MIB in
-*x)	MIB=$(awk -v r="$(rig_ram_mib)" -v f="${MIB%x}" \
-		'BEGIN { printf "%d", r * f }') ;;
-esac
-[ "$MIB" -gt 0 ] 2>/dev/null || rig_fail "rig.mib=$(rig_opt mib): not MiB or a multiple of RAM"
+MIB=$(rig_mib "$MIB") || rig_fail "rig.mib=$(rig_opt mib): not MiB or a multiple of RAM"
 WORKLOAD=$(rig_opt workload) || WORKLOAD=swapbench
 CAP_S=$(rig_opt cap_s) || CAP_S=0
 CAPPED=0

@@ -69,6 +69,8 @@ setup() {
 	# 100 = 61.2 s and (5250 + 9000) / 2 / 100 = 71.2 s
 	grep -q '^| CPU per page, c against b | <= 1.25x | 0.86x (1225 us against 1425 us a page; CPU a run 61.2 s against 71.2 s; to the disk: b 300, c 0 pages) | met |$' \
 		"$TMP/res/tiers.md" || fail "$(grep CPU "$TMP/res/tiers.md")"
+	grep -q 'a text working set of 243 MiB' "$TMP/res/tiers.md" ||
+		fail "$(grep 'working set' "$TMP/res/tiers.md")"
 }
 
 @test "what sleep_mapped false costs is c's mean over s's" {
@@ -172,6 +174,8 @@ setup() {
 		"$TMP/res/tiers.md" || fail "$(grep 'speed-up for' "$TMP/res/tiers.md")"
 	grep -q 'h reproduces the condition' "$TMP/res/tiers.md" ||
 		fail "no word on forms that slept as the thread's did"
+	grep -q 'one fio job over 64 MiB, 5 s a run' "$TMP/res/tiers.md" ||
+		fail "$(grep 'a run' "$TMP/res/tiers.md")"
 	# reads: 8.19 ms a line in the msleep form, 0.82 in the udelay form
 	grep -q '^For reads, h sleeps 7.4 ms a line' "$TMP/res/tiers.md" ||
 		fail "$(grep 'For reads' "$TMP/res/tiers.md")"
@@ -196,6 +200,12 @@ setup() {
 	capture "$REPORT" -o "$TMP/res5" "$TMP/tiers-6.1.txt"
 	expect_rc 0
 	grep -q '| 10.0x | not counted |' "$TMP/res5/tiers.md" || fail "$(grep 'MiB reads' "$TMP/res5/tiers.md")"
+	# and from before the bench printed its runtime, which was 8 s then
+	sed '/^blk runtime_s=/d' "$BATS_TEST_DIRNAME/blk-6.1.txt" > "$TMP/blk-6.1.txt"
+	capture "$REPORT" -o "$TMP/res6" "$TMP/tiers-6.1.txt"
+	expect_rc 0
+	grep -q 'one fio job over 64 MiB, 8 s a run' "$TMP/res6/tiers.md" ||
+		fail "$(grep 'a run' "$TMP/res6/tiers.md")"
 	! grep -q 'h reproduces the condition' "$TMP/res5/tiers.md" ||
 		fail "claims the condition without counts"
 	rm "$TMP/blk-6.1.txt"

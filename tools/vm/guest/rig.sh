@@ -255,6 +255,19 @@ rig_ram_mib()
 	awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo
 }
 
+# rig_mib SIZE - SIZE in MiB: N MiB, or Fx for F times RAM; fails on
+# anything else
+rig_mib()
+{
+	local mib=$1
+
+	case $mib in
+	*x)	mib=$(awk -v r="$(rig_ram_mib)" -v f="${mib%x}" \
+			'BEGIN { if (f ~ /^[0-9]*\.?[0-9]+$/) printf "%d", r * f }') ;;
+	esac
+	[ "$mib" -gt 0 ] 2>/dev/null && echo "$mib"
+}
+
 # rig_page_kib - the guest's page size in KiB: 4, or 64 on the PowerPC
 # virtual PS3's kernels with 64 KiB pages.  Counts in pages (pswpout, the
 # zpool's objects, swapbench's pages) are compared as KiB, times this.
