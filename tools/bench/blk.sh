@@ -6,7 +6,9 @@
 # in parts: overshoot, blk, historic and compdensity by default (make
 # bench's third boot), rig.parts=PART,... for others or fewer, in this
 # order (tools/bench/overshoot.sh and compdensity.sh run one part each;
-# tools/bench/run -n notifiers blk --guest parts=notifiers the last):
+# tools/bench/run -n notifiers blk --guest parts=notifiers and
+# tools/bench/run -n clocksource blk --append tsc=reliable --guest
+# parts=clocksource the two that make bench leaves out):
 #
 # overshoot (issue 3): how long after the modelled completion of a copy
 # the engine's poll notices it (the software RSX records this per copy),
@@ -46,6 +48,17 @@
 # in the order 1, 8, 8, 1, random 4 KiB direct reads and writes, two
 # jobs.  Prints a BENCH line per run and per test the means and the ratio
 # 1 / 8.
+#
+# clocksource (issue 27): what the guest's clock costs the ratios.  Under
+# TCG an HPET read (the clocksource the guest picks, its TSCs found
+# unsynchronized) costs about 1.2 us, a TSC read 0.1 us (tools/bench/run
+# copy), and a PS3 reads its timebase register in a few cycles.  The
+# software RSX reads the clock at every operation and the engine's wait
+# when a copy is not done at once; brd reads none.  /dev/ps3vram against
+# brd, random 4 KiB direct reads and writes, two jobs, with the
+# clocksource switched at runtime in the order hpet, tsc, tsc, hpet; per
+# clocksource and test the means and the ratio ps3vram / brd.  Needs the
+# boot's "--append tsc=reliable", which keeps the TSC a clocksource.
 #
 # compdensity (issue 26): how /dev/ps3vram with compress=lz4 stores pages
 # in VRAM against zram (lz4, zsmalloc) in RAM, on the very same pages.
@@ -393,6 +406,45 @@ part_notifiers()
 	done
 }
 
+# ---- the clocksource ----
+
+CLOCKSOURCE=/sys/devices/system/clocksource/clocksource0
+
+part_clocksource()
+{
+	local t cs dev r
+
+	grep -qw tsc $CLOCKSOURCE/available_clocksource ||
+		rig_fail "no tsc clocksource: boot with --append tsc=reliable"
+	grep -qw hpet $CLOCKSOURCE/available_clocksource ||
+		rig_fail "no hpet clocksource"
+	[ -b /dev/ps3vram ] || blkdev size=${MIB}M
+	modprobe brd rd_nr=1 rd_size=$((MIB * 1024)) || rig_fail "no brd"
+	fill /dev/ps3vram 2 $MIB
+	fill /dev/ram0 2 $MIB
+	: > /tmp/clock
+	for t in "randread 4k" "randwrite 4k"; do
+		# shellcheck disable=SC2086 # the test's two words
+		set -- $t
+		for cs in hpet tsc tsc hpet; do
+			echo $cs > $CLOCKSOURCE/current_clocksource ||
+				rig_fail "cannot switch to clocksource $cs"
+			for dev in ps3vram ram0; do
+				r=$(bench "/dev/$dev" "$1" "$2")
+				echo "$1-$2 $cs $dev $r" >> /tmp/clock
+				echo "BENCH: blk clocksource=$cs dev=$dev test=$1-$2 iops=${r% *}"
+			done
+		done
+	done
+	awk '{ iops[$1 " " $2 " " $3] += $4 / 2; t[$1] = 1 }
+		END { for (x in t) for (c = 0; c < 2; c++) { cs = c ? "tsc" : "hpet"
+			printf "BENCH: blk clocksource-ratio test=%s clocksource=%s ps3vram_iops=%d brd_iops=%d ratio=%.2f\n", x, cs,
+				iops[x " " cs " ps3vram"], iops[x " " cs " ram0"],
+				iops[x " " cs " ps3vram"] / iops[x " " cs " ram0"] } }' /tmp/clock | sort
+	verify /dev/ps3vram 2 $MIB
+	rmmod brd || rig_fail "rmmod brd failed"
+}
+
 # ---- compressed /dev/ps3vram against zram ----
 
 Z=/sys/block/zram0
@@ -509,7 +561,7 @@ part_compdensity()
 echo "BENCH: blk runtime_s=$RUNTIME"
 for part in $(echo "$PARTS" | tr , ' '); do
 	case $part in
-	overshoot|blk|historic|notifiers|compdensity)
+	overshoot|blk|historic|notifiers|clocksource|compdensity)
 		rig_log "blk: part $part"
 		"part_$part" ;;
 	*)	rig_fail "rig.parts: no part $part" ;;
