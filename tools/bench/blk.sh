@@ -6,9 +6,10 @@
 # in parts: overshoot, blk, historic and compdensity by default (make
 # bench's third boot), rig.parts=PART,... for others or fewer, in this
 # order (tools/bench/overshoot.sh and compdensity.sh run one part each;
-# tools/bench/run -n notifiers blk --guest parts=notifiers and
+# tools/bench/run -n notifiers blk --guest parts=notifiers,
 # tools/bench/run -n clocksource blk --append tsc=reliable --guest
-# parts=clocksource the two that make bench leaves out):
+# parts=clocksource and tools/bench/run -n jobs blk --guest parts=jobs
+# the three that make bench leaves out):
 #
 # overshoot (issue 3): how long after the modelled completion of a copy
 # the engine's poll notices it (the software RSX records this per copy),
@@ -59,6 +60,13 @@
 # clocksource switched at runtime in the order hpet, tsc, tsc, hpet; per
 # clocksource and test the means and the ratio ps3vram / brd.  Needs the
 # boot's "--append tsc=reliable", which keeps the TSC a clocksource.
+#
+# jobs (issue 27): whether two jobs cost /dev/ps3vram more than they cost
+# brd: random 4 KiB direct reads on both devices with one fio job and
+# with two (the guest's two CPUs), in the order 1, 2, 2, 1; per job count
+# the means and the ratio ps3vram / brd.  brd's jobs share nothing; the
+# block device's share one engine: its FIFO lock, its notifiers and
+# slots, and the software RSX's queue of copies in flight.
 #
 # compdensity (issue 26): how /dev/ps3vram with compress=lz4 stores pages
 # in VRAM against zram (lz4, zsmalloc) in RAM, on the very same pages.
@@ -229,6 +237,30 @@ verify()
 	echo "BENCH: blk verified dev=$1 jobs=$2 mib=$3"
 }
 
+# pair - /dev/ps3vram and brd's /dev/ram0, MIB MiB each, written whole
+# with random data
+pair()
+{
+	[ -b /dev/ps3vram ] || blkdev size=${MIB}M
+	modprobe brd rd_nr=1 rd_size=$((MIB * 1024)) || rig_fail "no brd"
+	[ "$(blockdev --getsize64 /dev/ram0)" -ge $((MIB << 20)) ] ||
+		rig_fail "/dev/ram0 is smaller than $MIB MiB"
+	fill /dev/ps3vram 2 $MIB
+	fill /dev/ram0 2 $MIB
+}
+
+# pair_ratios NAME FILE - from FILE's lines "TEST VALUE DEV IOPS KB/S",
+# two runs of each, per TEST and VALUE of NAME the means of each device
+# and ps3vram / brd
+pair_ratios()
+{
+	awk -v name="$1" '{ k = $1 " " $2; iops[k " " $3] += $4 / 2; seen[k] = 1 }
+		END { for (k in seen) { split(k, p, " ")
+			printf "BENCH: blk %s-ratio test=%s %s=%s ps3vram_iops=%d brd_iops=%d ratio=%.2f\n",
+				name, p[1], name, p[2], iops[k " ps3vram"], iops[k " ram0"],
+				iops[k " ps3vram"] / iops[k " ram0"] } }' "$2" | sort
+}
+
 # ---- overshoot ----
 
 # hist_pct FILE PCT - upper bound (ns) of the bucket holding the PCT-th
@@ -282,12 +314,9 @@ part_blk()
 {
 	local t dev r
 
-	[ -b /dev/ps3vram ] || blkdev size=${MIB}M
-	modprobe brd rd_nr=1 rd_size=$((MIB * 1024)) || rig_fail "no brd"
-	[ "$(blockdev --getsize64 /dev/ram0)" -ge $((MIB << 20)) ] ||
-		rig_fail "/dev/ram0 is smaller than $MIB MiB"
 	# The negative control: a block of brd changed behind fio's back, in
 	# the middle of a 1 MiB read's fourth header, must fail the check.
+	pair
 	fill /dev/ram0 2 $((MIB / 4)) VERIFY
 	dd if=/dev/urandom of=/dev/ram0 bs=512 count=1 \
 		seek=$(((5 * 1048576 + 3 * 4096 + 2048) / 512)) conv=notrunc \
@@ -297,8 +326,7 @@ part_blk()
 	grep -q 'verify failed' /tmp/b.out ||
 		rig_fail "the check of a corrupted block failed without fio's message: $(head -n 2 /tmp/b.out)"
 	echo "BENCH: blk negative-control dev=/dev/ram0 caught=1"
-	fill /dev/ps3vram 2 $MIB
-	fill /dev/ram0 2 $MIB
+	fill /dev/ram0 2 $((MIB / 4))
 
 	# ABBA: each device runs first once
 	: > /tmp/results
@@ -418,10 +446,7 @@ part_clocksource()
 		rig_fail "no tsc clocksource: boot with --append tsc=reliable"
 	grep -qw hpet $CLOCKSOURCE/available_clocksource ||
 		rig_fail "no hpet clocksource"
-	[ -b /dev/ps3vram ] || blkdev size=${MIB}M
-	modprobe brd rd_nr=1 rd_size=$((MIB * 1024)) || rig_fail "no brd"
-	fill /dev/ps3vram 2 $MIB
-	fill /dev/ram0 2 $MIB
+	pair
 	: > /tmp/clock
 	for t in "randread 4k" "randwrite 4k"; do
 		# shellcheck disable=SC2086 # the test's two words
@@ -436,12 +461,27 @@ part_clocksource()
 			done
 		done
 	done
-	awk '{ iops[$1 " " $2 " " $3] += $4 / 2; t[$1] = 1 }
-		END { for (x in t) for (c = 0; c < 2; c++) { cs = c ? "tsc" : "hpet"
-			printf "BENCH: blk clocksource-ratio test=%s clocksource=%s ps3vram_iops=%d brd_iops=%d ratio=%.2f\n", x, cs,
-				iops[x " " cs " ps3vram"], iops[x " " cs " ram0"],
-				iops[x " " cs " ps3vram"] / iops[x " " cs " ram0"] } }' /tmp/clock | sort
+	pair_ratios clocksource /tmp/clock
 	verify /dev/ps3vram 2 $MIB
+	rmmod brd || rig_fail "rmmod brd failed"
+}
+
+# ---- one job against two ----
+
+part_jobs()
+{
+	local j dev r
+
+	pair
+	: > /tmp/jobs
+	for j in 1 2 2 1; do
+		for dev in ps3vram ram0; do
+			r=$(bench "/dev/$dev" randread 4k $j)
+			echo "randread-4k $j $dev $r" >> /tmp/jobs
+			echo "BENCH: blk jobs=$j dev=$dev test=randread-4k iops=${r% *}"
+		done
+	done
+	pair_ratios jobs /tmp/jobs
 	rmmod brd || rig_fail "rmmod brd failed"
 }
 
@@ -561,7 +601,7 @@ part_compdensity()
 echo "BENCH: blk runtime_s=$RUNTIME"
 for part in $(echo "$PARTS" | tr , ' '); do
 	case $part in
-	overshoot|blk|historic|notifiers|clocksource|compdensity)
+	overshoot|blk|historic|notifiers|clocksource|jobs|compdensity)
 		rig_log "blk: part $part"
 		"part_$part" ;;
 	*)	rig_fail "rig.parts: no part $part" ;;
