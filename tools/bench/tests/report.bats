@@ -71,6 +71,8 @@ setup() {
 		"$TMP/res/tiers.md" || fail "$(grep CPU "$TMP/res/tiers.md")"
 	grep -q 'a text working set of 243 MiB' "$TMP/res/tiers.md" ||
 		fail "$(grep 'working set' "$TMP/res/tiers.md")"
+	grep -q 'in the$' "$TMP/res/tiers.md" && grep -q '^order b c s s c b (s, ' "$TMP/res/tiers.md" ||
+		fail "$(grep -A1 'in the$' "$TMP/res/tiers.md")"
 }
 
 @test "what sleep_mapped false costs is c's mean over s's" {
