@@ -191,7 +191,9 @@ static void ps3vram_dma_reap(struct ps3vram_dma *dma)
  * @max_ms: wait no longer than this, whatever timeout_ms says
  *
  * Spins up to spin_us, then sleep-polls, and gives up after timeout_ms
- * (or @max_ms).  Records the wait in the histogram and the wait counters;
+ * (or @max_ms).  Records the wait in the histogram and the wait counters:
+ * the time to its last poll, read once before each poll and once at the
+ * start (on a PS3 the timebase is cheap, under TCG an HPET read is not);
  * a wait that finds @done true at once reads no clock and counts as 0 ns.
  *
  * Return: 0 once @done(@arg) is true; -ETIMEDOUT when it never was.
@@ -210,12 +212,8 @@ int ps3vram_dma_poll(struct ps3vram_dma *dma,
 	start = ktime_get_ns();
 	spin_end = start + (u64)READ_ONCE(spin_us) * NSEC_PER_USEC;
 	end = start + (u64)min(READ_ONCE(timeout_ms), max_ms) * NSEC_PER_MSEC;
-	do {
-		now = ktime_get_ns();
-		if (now >= end) {
-			ret = -ETIMEDOUT;
-			break;
-		}
+	now = start;
+	for (;;) {
 		if (now < spin_end) {
 			cpu_relax();
 		} else {
@@ -223,8 +221,15 @@ int ps3vram_dma_poll(struct ps3vram_dma *dma,
 			usleep_range(PS3VRAM_DMA_POLL_MIN_US,
 				     PS3VRAM_DMA_POLL_MAX_US);
 		}
-	} while (!done(dma, arg));
-	waited = ktime_get_ns() - start;
+		now = ktime_get_ns();
+		if (done(dma, arg))
+			break;
+		if (now >= end) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+	}
+	waited = now - start;
 count:
 	ps3vram_hist_add(&dma->wait_hist, waited);
 	atomic64_inc(&dma->stat[PS3VRAM_DMA_WAITS]);

@@ -38,6 +38,44 @@ static u64 wait_cost_ns(unsigned int len)
 	return emu_setup_ns + (u64)len * 1000 / emu_bandwidth_mbs;
 }
 
+static unsigned int wait_polls, wait_polls_false;
+
+/* False the first wait_polls_false times, reading no clock. */
+static bool wait_poll_done(struct ps3vram_dma *dma, void *arg)
+{
+	return wait_polls++ >= wait_polls_false;
+}
+
+/*
+ * A wait reads the clock once before its polls and once before each
+ * poll, nothing more (an HPET read costs about a microsecond under TCG),
+ * and its histogram holds the time to the poll that saw the condition.
+ * One that is done at once reads no clock.
+ */
+UNIT_TEST(wait_test_a_wait_reads_the_clock_once_a_poll)
+{
+	u64 reads;
+
+	wait_start();
+	wait_polls = 0;
+	wait_polls_false = 4;
+	reads = unit_clock_reads;
+	EXPECT_EQ(ps3vram_dma_poll(env.dma, wait_poll_done, NULL, 1000), 0);
+	EXPECT_EQ(wait_polls, 5);
+	EXPECT_EQ(unit_clock_reads - reads, 1 + 4);
+	EXPECT_EQ(unit_clock.relax, 4);
+	/* 400 ns: the bucket's bound, eight buckets an octave */
+	EXPECT_GE(ps3vram_hist_percentile(&env.dma->wait_hist, 100), 400);
+	EXPECT_LT(ps3vram_hist_percentile(&env.dma->wait_hist, 100), 450);
+
+	wait_polls = 0;
+	wait_polls_false = 0;
+	reads = unit_clock_reads;
+	EXPECT_EQ(ps3vram_dma_poll(env.dma, wait_poll_done, NULL, 1000), 0);
+	EXPECT_EQ(unit_clock_reads - reads, 0);
+	EXPECT_EQ(dma_stat(PS3VRAM_DMA_WAITS), 2);
+}
+
 UNIT_TEST(wait_test_completion_within_spin_budget_does_not_sleep)
 {
 	u64 t0;
