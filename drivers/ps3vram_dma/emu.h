@@ -177,6 +177,7 @@ u64 ps3vram_emu_fault_stall_ns(void);
 int ps3vram_emu_fault_init(void);
 void ps3vram_emu_fault_exit(void);
 u64 ps3vram_emu_land(struct ps3vram_emu *emu);
+void ps3vram_emu_catch_up(struct ps3vram_emu *emu);
 void ps3vram_emu_queue(struct ps3vram_emu *emu, struct ps3vram_emu_move *mv);
 
 #endif /* _PS3VRAM_DMA_EMU_H */

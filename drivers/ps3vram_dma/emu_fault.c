@@ -349,6 +349,18 @@ u64 ps3vram_emu_land(struct ps3vram_emu *emu)
 }
 
 /*
+ * The same for an op that needs no time of its own: with nothing pending
+ * there is nothing to land, and no clock to read (under TCG the x86-64
+ * guest's HPET costs a microsecond a read, time a PS3's RSX never takes
+ * from the CPU).
+ */
+void ps3vram_emu_catch_up(struct ps3vram_emu *emu)
+{
+	if (READ_ONCE(emu->nr_pending))
+		ps3vram_emu_land(emu);
+}
+
+/*
  * Queue @mv, fetched, to land at its done_at, but never before what was
  * fetched ahead of it.
  */

@@ -300,7 +300,7 @@ static bool ps3vram_emu_idle(struct ps3vram_dma_hw *hw)
 {
 	struct ps3vram_emu *emu = to_emu(hw);
 
-	ps3vram_emu_land(emu);
+	ps3vram_emu_catch_up(emu);
 	return READ_ONCE(emu->get) == READ_ONCE(emu->put);
 }
 
@@ -317,7 +317,7 @@ static void ps3vram_emu_notifier_reset(struct ps3vram_dma_hw *hw,
 {
 	struct ps3vram_emu *emu = to_emu(hw);
 
-	ps3vram_emu_land(emu);
+	ps3vram_emu_catch_up(emu);
 	ps3vram_emu_notifier_clear(emu, n);
 }
 
@@ -381,7 +381,7 @@ static int ps3vram_emu_reset(struct ps3vram_dma_hw *hw)
 static int ps3vram_emu_vram_read(struct ps3vram_dma_hw *hw, void *dst,
 				 u64 off, unsigned int len)
 {
-	ps3vram_emu_land(to_emu(hw));
+	ps3vram_emu_catch_up(to_emu(hw));
 	memcpy(dst, to_emu(hw)->vram + off, len);
 	return 0;
 }
@@ -389,7 +389,7 @@ static int ps3vram_emu_vram_read(struct ps3vram_dma_hw *hw, void *dst,
 static int ps3vram_emu_vram_write(struct ps3vram_dma_hw *hw, u64 off,
 				  const void *src, unsigned int len)
 {
-	ps3vram_emu_land(to_emu(hw));
+	ps3vram_emu_catch_up(to_emu(hw));
 	memcpy(to_emu(hw)->vram + off, src, len);
 	return 0;
 }

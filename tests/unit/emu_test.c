@@ -253,6 +253,47 @@ static u64 emu_landed(enum ps3vram_emu_landed_item item)
 	return atomic64_read(&env.emu->landed[item]);
 }
 
+/*
+ * The ops that need no time of their own (idle, notifier reset, the CPU's
+ * VRAM access) read no clock while nothing is pending; with a copy
+ * pending they read it and land what is due, before anybody can look.
+ */
+UNIT_TEST(emu_test_ops_read_the_clock_only_with_something_pending)
+{
+	const struct ps3vram_dma_hw_ops *ops;
+	struct ps3vram_dma_hw *hw;
+	u8 out[16];
+	u64 reads;
+
+	emu_start();
+	hw = &env.emu->hw;
+	ops = hw->ops;
+	EXPECT_EQ(emu_upload(0x42, 0, 16), 0);
+	ASSERT_EQ(env.emu->nr_pending, 0);
+	reads = unit_clock_reads;
+	EXPECT_TRUE(ops->idle(hw));
+	ops->notifier_reset(hw, 0);
+	EXPECT_EQ(ops->vram_read(hw, out, fx.client->start, 16), 0);
+	EXPECT_EQ(ops->vram_write(hw, fx.client->start + 64, out, 16), 0);
+	EXPECT_EQ(unit_clock_reads - reads, 0);
+	EXPECT_EQ(out[15], 0x42);
+
+	/* a copy fetched, not yet due: each op looks, none lands it early */
+	memset(fx.slot->buf, 0x17, 16);
+	emu_raw_upload(256, 16, 0);
+	ASSERT_EQ(env.emu->nr_pending, 2);
+	reads = unit_clock_reads;
+	ops->notifier_reset(hw, 1);
+	EXPECT_EQ(ops->vram_read(hw, out, fx.client->start + 256, 16), 0);
+	EXPECT_EQ(unit_clock_reads - reads, 2);
+	EXPECT_EQ(out[0], 0);
+	/* once it is due, the next look lands it, bytes then NOTIFY */
+	unit_clock_advance(NSEC_PER_MSEC);
+	EXPECT_EQ(ops->vram_read(hw, out, fx.client->start + 256, 16), 0);
+	EXPECT_EQ(out[0], 0x17);
+	EXPECT_EQ(env.emu->nr_pending, 0);
+}
+
 UNIT_TEST(emu_test_runs_one_notifier_by_default)
 {
 	emu_start();
