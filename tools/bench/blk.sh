@@ -55,11 +55,12 @@
 # unsynchronized) costs about 1.2 us, a TSC read 0.1 us (tools/bench/run
 # copy), and a PS3 reads its timebase register in a few cycles.  The
 # software RSX reads the clock at each kick and each look at a notifier,
-# the engine's wait when a copy is not done at once; brd reads none.  /dev/ps3vram against
-# brd, random 4 KiB direct reads and writes, two jobs, with the
-# clocksource switched at runtime in the order hpet, tsc, tsc, hpet; per
-# clocksource and test the means and the ratio ps3vram / brd.  Needs the
-# boot's "--append tsc=reliable", which keeps the TSC a clocksource.
+# the engine's wait when a copy is not done at once; brd reads none.
+# /dev/ps3vram against brd, random 4 KiB direct reads and writes, two
+# jobs, with the clocksource switched at runtime in the order hpet, tsc,
+# tsc, hpet; per clocksource and test the means and the ratio ps3vram /
+# brd.  Needs the boot's "--append tsc=reliable", which keeps the TSC a
+# clocksource.
 #
 # jobs (issue 27): whether two jobs cost /dev/ps3vram more than they cost
 # brd: random 4 KiB direct reads on both devices with one fio job and
