@@ -28,9 +28,9 @@
 # level 2, the slot get, the copy from the bio into the slot, the submit,
 # the completion (the wait and the copy to the bio) and the slot put;
 # level 3, inside the submit the notifier reap, the notifier reset, the
-# FIFO commands and the kick, and the wait; level 4, the software RSX's
-# landing copy (inside the kick or the wait, whichever finds the copy
-# due).  A function the compiler inlined cannot be traced: its time is in
+# FIFO commands and the kick, and inside the completion the wait and the
+# copy to the bio; level 4, the software RSX's landing copy (inside the
+# kick or the wait, whichever finds the copy due).  A function the compiler inlined cannot be traced: its time is in
 # its caller's "rest", the caller's time less its traced callees'.  Each
 # level also traces ps3vram_blk_submit_bio, only to count the bios.  Per
 # function: its calls per bio, the median of its durations and the mean of
@@ -43,6 +43,11 @@
 # IOPS without the tracer, for each device, give the whole time of an I/O
 # seen from fio (system call, block layer, driver).
 #
+# Guest options: rig.tests=TEST,... (randread and randwrite by default;
+# read and write are sequential 1 MiB direct reads and writes, over which
+# a bio is four copies of 64 pages, and their stages those of a 1 MiB
+# bio), rig.swap=0 to leave out the swap runs.
+#
 # Prints BENCH lines: "stages iops" per device and test without the
 # tracer, "stages func" per traced function, "stages swap" per run and
 # "stages swap-ratio".  Timings under TCG are the guest's, 50-85x slower
@@ -52,6 +57,8 @@
 
 . /lib/rig.sh
 
+TESTS=$(rig_opt tests | tr , ' ') || TESTS='randread randwrite'
+SWAP=$(rig_opt swap) || SWAP=1
 T=/sys/kernel/tracing
 CG=/sys/fs/cgroup
 MIB=64
@@ -72,13 +79,22 @@ LEVELS='1 ps3vram_blk_submit_bio
 3 ps3vram_ring_put
 3 ps3vram_emu_kick
 3 ps3vram_dma_wait
+3 ps3vram_blk_copy_out
 4 ps3vram_emu_land_one'
 
-# fio_job DEV RW [SECONDS] - one fio job of random 4 KiB direct I/O over
-# the first MIB MiB of DEV; prints its IOPS
+# fio_job DEV RW [SECONDS] - one fio job of direct I/O over the first MIB
+# MiB of DEV, of 4 KiB for random I/O and 1 MiB for sequential; prints its
+# IOPS
 fio_job()
 {
-	"$RIG_HOST/fio" --name=s --filename="$1" --rw="$2" --bs=4k --direct=1 \
+	local bs=4k
+
+	case $2 in
+	randread|randwrite)	;;
+	read|write)		bs=1m ;;
+	*)			rig_fail "rig.tests: no test $2" ;;
+	esac
+	"$RIG_HOST/fio" --name=s --filename="$1" --rw="$2" --bs=$bs --direct=1 \
 		--size=${MIB}m --time_based --runtime="${3:-3}" \
 		--output-format=terse --terse-version=3 > /tmp/s.out 2>&1 ||
 		rig_fail "fio $2 on $1: $(tail -n 2 /tmp/s.out | tr '\n' '|')"
@@ -155,10 +171,10 @@ stages()
 {
 	local rw dev level funcs
 
-	for rw in randread randwrite; do
+	for rw in $TESTS; do
 		for dev in ps3vram ram0; do
 			echo "BENCH: stages iops test=$rw dev=$dev" \
-				"iops=$(fio_job /dev/$dev $rw)"
+				"iops=$(fio_job /dev/$dev "$rw")"
 		done
 		# the whole bio, and brd's, in the order ps3vram, brd, brd, ps3vram
 		for dev in ps3vram ram0 ram0 ps3vram; do
@@ -167,13 +183,13 @@ stages()
 			else
 				BIO_FUNC=ps3vram_blk_submit_bio
 			fi
-			trace /dev/$dev $rw $BIO_FUNC | stats "$rw" 1
+			trace /dev/$dev "$rw" $BIO_FUNC | stats "$rw" 1
 		done
 		BIO_FUNC=ps3vram_blk_submit_bio
 		for level in 2 3 4; do
 			funcs=$(echo "$LEVELS" | awk -v l=$level '$1 == l { print $2 }')
 			# shellcheck disable=SC2086 # the level's functions
-			trace /dev/ps3vram $rw $BIO_FUNC $funcs |
+			trace /dev/ps3vram "$rw" $BIO_FUNC $funcs |
 				stats "$rw" $level
 		done
 	done
@@ -212,27 +228,35 @@ swap()
 	swapoff "$1" || rig_fail "swapoff $1 failed"
 }
 
+# swaps - the swap runs in their cgroup (a warm-up run first), and the
+# "stages swap-ratio" line
+swaps()
+{
+	mkdir -p $CG
+	grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none $CG ||
+		rig_fail "no cgroup2"
+	echo +memory > $CG/cgroup.subtree_control ||
+		rig_fail "no memory controller"
+	mkdir -p $CG/bench
+	echo ${LIMIT_MIB}M > $CG/bench/memory.max ||
+		rig_fail "cannot limit the cgroup"
+	swap /dev/ps3vram warm
+	: > /tmp/swap
+	for dev in ps3vram ram0 ram0 ps3vram; do
+		swap /dev/$dev
+	done
+	awk '{ for (i = 3; i <= NF; i++) { split($i, p, "="); kv[p[1]] = p[2] }
+		d = kv["dev"]; busy[d] += kv["busy_jiffies"]; pages[d] += kv["pages"] }
+		END { p = busy["ps3vram"] * 10000 / pages["ps3vram"]
+			b = busy["ram0"] * 10000 / pages["ram0"]
+			printf "BENCH: stages swap-ratio ps3vram_us=%.0f brd_us=%.0f ratio=%.2f\n", p, b, p / b }' \
+		/tmp/swap
+}
+
 modprobe ps3vram size=${MIB}M || rig_fail "modprobe ps3vram failed"
 modprobe brd rd_nr=1 rd_size=$((MIB * 1024)) || rig_fail "no brd"
 rig_wait_for /dev/ps3vram 5 || rig_fail "no /dev/ps3vram"
-
-mkdir -p $CG
-grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none $CG ||
-	rig_fail "no cgroup2"
-echo +memory > $CG/cgroup.subtree_control || rig_fail "no memory controller"
-mkdir -p $CG/bench
-echo ${LIMIT_MIB}M > $CG/bench/memory.max || rig_fail "cannot limit the cgroup"
-swap /dev/ps3vram warm
-: > /tmp/swap
-for dev in ps3vram ram0 ram0 ps3vram; do
-	swap /dev/$dev
-done
-awk '{ for (i = 3; i <= NF; i++) { split($i, p, "="); kv[p[1]] = p[2] }
-	d = kv["dev"]; busy[d] += kv["busy_jiffies"]; pages[d] += kv["pages"] }
-	END { p = busy["ps3vram"] * 10000 / pages["ps3vram"]
-		b = busy["ram0"] * 10000 / pages["ram0"]
-		printf "BENCH: stages swap-ratio ps3vram_us=%.0f brd_us=%.0f ratio=%.2f\n", p, b, p / b }' \
-	/tmp/swap
+[ "$SWAP" = 0 ] || swaps
 
 grep -q " $T tracefs " /proc/mounts || mount -t tracefs nodev $T ||
 	rig_fail "no tracefs"

@@ -410,8 +410,13 @@ setup() {
 		fail "$(grep 'rest of' "$TMP/res/tiers.md")"
 	grep -q '^| 3 | | rest of the submit: .* | | | | 6.4 |$' "$TMP/res/tiers.md" ||
 		fail "$(grep 'rest of' "$TMP/res/tiers.md")"
-	grep -q '^| 3 | | rest of the completion: the copy to the bio | | | | 6.0 |$' \
+	grep -q '^| 3 | | rest of the completion: the copy to the bio where it is inlined, checks | | | | 6.0 |$' \
 		"$TMP/res/tiers.md" || fail "$(grep 'rest of' "$TMP/res/tiers.md")"
+	# the sequential 1 MiB reads' table (rig.tests=read)
+	grep -q '^sequential 1 MiB reads (fio without the tracer: /dev/ps3vram 250 IOPS, brd 750 IOPS):$' \
+		"$TMP/res/tiers.md" || fail "$(grep 'sequential 1 MiB' "$TMP/res/tiers.md")"
+	grep -q '^The whole bio, traced: ps3vram 1000.0 us against brd 400.0 us, 2.5x.$' \
+		"$TMP/res/tiers.md" || fail "$(grep 'whole bio, traced' "$TMP/res/tiers.md")"
 	grep -q '^Not traceable on this kernel (inlined or gone): ps3vram_dma_kick.$' \
 		"$TMP/res/tiers.md" || fail "no word on what could not be traced"
 	grep -q '^| 4 | ps3vram | 80000 | 1600 | 28.0 | 200 us |$' "$TMP/res/tiers.md" ||
