@@ -15,9 +15,12 @@
  *    that size.  Contiguous segments share a copy, through a run of slots
  *    of up to PS3VRAM_DMA_MAX_RUN pages: a 1 MiB bio is four copies.
  *  - Several copies in flight.  A bio keeps up to PS3VRAM_BLK_DEPTH copies
- *    submitted to the engine before it waits for the oldest, and any
- *    number of bios run at once, each in its submitter's context (there
- *    is no queue and no worker: the engine serialises the FIFO).
+ *    submitted to the engine before it waits for the oldest, and finishes
+ *    those that are done as soon as it has submitted the next one, so that
+ *    the CPU's part of one copy (a read's copy into the bio) runs while
+ *    the GPU moves the next.  Any number of bios run at once, each in its
+ *    submitter's context (there is no queue and no worker: the engine
+ *    serialises the FIFO).
  *  - Polled completion: ps3vram_dma_wait() spins, then sleep-polls with
  *    microsecond steps.  No msleep().
  *  - Nothing lost silently.  A copy that fails is retried after the
@@ -669,7 +672,29 @@ static void ps3vram_blk_start(struct ps3vram_blk_batch *b,
 				    c->slot, 0, c->vram_off, c->len);
 }
 
-/* Submit the open copy, if there is one: it takes no more segments. */
+/*
+ * Finish the copies before the newest that are done, and give their slots
+ * back.  A read's copy to the bio so runs while the GPU moves the newest:
+ * with one notifier, the newest's submit has waited for the copy before
+ * it, which would otherwise wait in the batch, its bytes in the slot,
+ * until the bio's last copy was submitted.
+ */
+static void ps3vram_blk_reap(struct ps3vram_blk_batch *b)
+{
+	struct ps3vram_blk_copy *c;
+
+	while (b->nr > 1) {
+		c = &b->copy[b->first];
+		if (!c->err && !ps3vram_dma_done(&c->xfer))
+			return;
+		ps3vram_dma_slot_put(b->client, ps3vram_blk_complete(b));
+	}
+}
+
+/*
+ * Submit the open copy, if there is one: it takes no more segments.  Then
+ * finish what is done before it.
+ */
 static void ps3vram_blk_close(struct ps3vram_blk_batch *b)
 {
 	if (!b->open)
@@ -677,6 +702,7 @@ static void ps3vram_blk_close(struct ps3vram_blk_batch *b)
 	b->open = false;
 	ps3vram_blk_start(b, &b->copy[(b->first + b->nr - 1) %
 				      PS3VRAM_BLK_DEPTH]);
+	ps3vram_blk_reap(b);
 }
 
 /*

@@ -538,6 +538,65 @@ UNIT_TEST(blk_test_with_only_single_slots_free_the_ring_of_copies_wraps)
 		ps3vram_dma_slot_put(c, s[i]);
 }
 
+/* XDR copies the software RSX had landed at the read's first bio copy. */
+static int blk_landed_at_copy_out = -1;
+
+static void blk_note_copy_out(void *to)
+{
+	unsigned long long ops;
+
+	if (blk_landed_at_copy_out >= 0 ||
+	    (u8 *)to < blk_mem || (u8 *)to >= blk_mem + sizeof(blk_mem))
+		return;
+	/* operations into VRAM, bytes, then operations into XDR */
+	ASSERT_EQ(sscanf(unit_debugfs_read("ps3vram_dma/emu/landed"),
+			 "%*u %*u %llu", &ops), 1);
+	blk_landed_at_copy_out = ops;
+}
+
+static void blk_copy_page_unhook(void *unused)
+{
+	unit_copy_page_hook = NULL;
+}
+
+/*
+ * With one notifier, each copy's submit waits for the copy before it: a
+ * read finishes that one (its copy into the bio) before it submits the
+ * next, while the GPU moves the newest, not once the bio's last copy is
+ * submitted.  Four copies of a page (only single slots are free): the
+ * first page goes into the bio when one copy has landed; three had, when
+ * the batch finished its copies only at the end.
+ */
+UNIT_TEST(blk_test_a_read_copies_out_what_landed_while_the_next_copy_runs)
+{
+	struct ps3vram_dma_client *c;
+	struct ps3vram_dma_slot *s[512];	/* more than the engine has */
+	unsigned long long ops0;
+	unsigned int i, n = 0;
+
+	blk_landed_at_copy_out = -1;
+	blk_start(VRAM_MB);
+	c = ps3vram_blk.client;
+	while (n < ARRAY_SIZE(s) && (s[n] = ps3vram_dma_slot_tryget(c)))
+		n++;
+	ASSERT_TRUE(n < ARRAY_SIZE(s));
+	for (i = 0; i < n; i += 2)
+		ps3vram_dma_slot_put(c, s[i]);
+	client_pattern(blk_mem_at(0, 0), 4 * PAGE_SIZE, 21);
+	ASSERT_EQ(blk_rw(REQ_OP_WRITE, 0, 0, 0, 4 * PAGE_SIZE), BLK_STS_OK);
+
+	ASSERT_EQ(sscanf(unit_debugfs_read("ps3vram_dma/emu/landed"),
+			 "%*u %*u %llu", &ops0), 1);
+	unit_on_cleanup(blk_copy_page_unhook, NULL);
+	unit_copy_page_hook = blk_note_copy_out;
+	ASSERT_EQ(blk_rw(REQ_OP_READ, 0, 8, 0, 4 * PAGE_SIZE), BLK_STS_OK);
+	unit_copy_page_hook = NULL;
+	EXPECT_EQ(blk_landed_at_copy_out - (int)ops0, 1);
+	EXPECT_TRUE(client_is_pattern(blk_mem_at(8, 0), 4 * PAGE_SIZE, 21));
+	for (i = 1; i < n; i += 2)
+		ps3vram_dma_slot_put(c, s[i]);
+}
+
 /*
  * A bio_vec over two contiguous pages and a bit (as bio_add_page() merges
  * them) is one copy of its page pieces (none crosses a page of memory),

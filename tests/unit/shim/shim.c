@@ -878,6 +878,7 @@ int unit_kmap_local_depth;
 /* ---- copy_page() (mm.h) ---- */
 
 unsigned long unit_copy_pages;
+void (*unit_copy_page_hook)(void *to);
 
 /* ---- what a test left behind ---- */
 

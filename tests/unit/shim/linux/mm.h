@@ -32,10 +32,14 @@ static inline void *page_address(const struct page *page)
  * so that a test can tell which copies took it (shim.c).
  */
 extern unsigned long unit_copy_pages;
+/* Called first, when a test sets it, by every copy_page(): an observer. */
+extern void (*unit_copy_page_hook)(void *to);
 
 static inline void copy_page(void *to, void *from)
 {
 	BUG_ON(offset_in_page(to) || offset_in_page(from));
+	if (unit_copy_page_hook)
+		unit_copy_page_hook(to);
 	unit_copy_pages++;
 	memcpy(to, from, PAGE_SIZE);
 }
