@@ -362,11 +362,13 @@ void ps3vram_emu_catch_up(struct ps3vram_emu *emu)
 
 /*
  * Queue @mv, fetched, to land at its done_at, but never before what was
- * fetched ahead of it.
+ * fetched ahead of it.  A NOTIFY due with the copy before it rides on the
+ * copy's entry, which lands its bytes and then writes the notifier: one
+ * landing a copy, not two.
  */
 void ps3vram_emu_queue(struct ps3vram_emu *emu, struct ps3vram_emu_move *mv)
 {
-	struct ps3vram_emu_move *tail;
+	struct ps3vram_emu_move *tail = NULL;
 
 	spin_lock(&emu->late_lock);
 	ps3vram_emu_land_locked(emu, emu->fetch_ns);
@@ -376,6 +378,14 @@ void ps3vram_emu_queue(struct ps3vram_emu *emu, struct ps3vram_emu_move *mv)
 	if (emu->nr_pending) {
 		tail = &emu->pending[emu->nr_pending - 1];
 		mv->done_at = max(mv->done_at, tail->done_at);
+	}
+	if (tail && !mv->dst && mv->notify && tail->dst && !tail->notify &&
+	    tail->done_at == mv->done_at &&
+	    tail->done_at != PS3VRAM_EMU_NEVER) {
+		tail->notify = true;
+		tail->notifier = mv->notifier;
+		spin_unlock(&emu->late_lock);
+		return;
 	}
 	emu->pending[emu->nr_pending] = *mv;
 	WRITE_ONCE(emu->nr_pending, emu->nr_pending + 1);

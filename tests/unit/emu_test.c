@@ -281,7 +281,7 @@ UNIT_TEST(emu_test_ops_read_the_clock_only_with_something_pending)
 	/* a copy fetched, not yet due: each op looks, none lands it early */
 	memset(fx.slot->buf, 0x17, 16);
 	emu_raw_upload(256, 16, 0);
-	ASSERT_EQ(env.emu->nr_pending, 2);
+	ASSERT_EQ(env.emu->nr_pending, 1);	/* the copy, its NOTIFY on it */
 	reads = unit_clock_reads;
 	ops->notifier_reset(hw, 1);
 	EXPECT_EQ(ops->vram_read(hw, out, fx.client->start + 256, 16), 0);
@@ -292,6 +292,48 @@ UNIT_TEST(emu_test_ops_read_the_clock_only_with_something_pending)
 	EXPECT_EQ(ops->vram_read(hw, out, fx.client->start + 256, 16), 0);
 	EXPECT_EQ(out[0], 0x17);
 	EXPECT_EQ(env.emu->nr_pending, 0);
+}
+
+static void emu_no_stall(void *unused)
+{
+	emu_stall_us = 0;
+}
+
+/*
+ * A NOTIFY due with the copy before it rides on the copy's entry: one
+ * landing, its bytes and then the notifier.  One due later (stall_us) is
+ * an entry of its own, behind the copy.
+ */
+UNIT_TEST(emu_test_a_notify_rides_on_its_copy_unless_due_later)
+{
+	struct ps3vram_dma_hw *hw;
+
+	emu_start();
+	hw = &env.emu->hw;
+	memset(fx.slot->buf, 0x33, 64);
+	emu_raw_upload(fx.client->start, 64, 7);
+	ASSERT_EQ(env.emu->nr_pending, 1);
+	EXPECT_TRUE(env.emu->pending[0].dst != NULL);
+	EXPECT_TRUE(env.emu->pending[0].notify);
+	EXPECT_EQ(env.emu->pending[0].notifier, 7);
+	EXPECT_FALSE(hw->ops->notifier_done(hw, 7));
+	dma_settle();
+	EXPECT_TRUE(hw->ops->notifier_done(hw, 7));
+	EXPECT_EQ(*dma_vram(fx.client, 63), 0x33);
+	EXPECT_EQ(env.emu->nr_pending, 0);
+
+	unit_on_cleanup(emu_no_stall, NULL);
+	emu_stall_us = 10;
+	memset(fx.slot->buf, 0x44, 64);
+	emu_raw_upload(fx.client->start, 64, 7);
+	ASSERT_EQ(env.emu->nr_pending, 2);
+	EXPECT_FALSE(env.emu->pending[0].notify);
+	EXPECT_TRUE(env.emu->pending[1].notify);
+	EXPECT_EQ(env.emu->pending[1].done_at,
+		  env.emu->pending[0].done_at + 10 * NSEC_PER_USEC);
+	dma_settle();
+	EXPECT_TRUE(hw->ops->notifier_done(hw, 7));
+	EXPECT_EQ(*dma_vram(fx.client, 0), 0x44);
 }
 
 UNIT_TEST(emu_test_runs_one_notifier_by_default)
