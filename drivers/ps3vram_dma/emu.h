@@ -9,6 +9,7 @@
 #define _PS3VRAM_DMA_EMU_H
 
 #include <linux/atomic.h>
+#include <linux/sched/clock.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
@@ -27,6 +28,23 @@
 #define PS3VRAM_EMU_NR_NOTIFIERS	16
 #define PS3VRAM_EMU_NEVER		U64_MAX
 #define PS3VRAM_EMU_NR_SUBCH		8
+
+/*
+ * The copy engine's clock, in ns: every modelled time (a copy's
+ * completion, a notifier's deadline, the overshoot) is on it, and nothing
+ * outside the emulator compares with it.  local_clock(), not
+ * ktime_get_ns(): the x86-64 guest under TCG keeps the HPET as its
+ * clocksource, which costs about a microsecond a read, and the emulator
+ * reads its clock at every kick and every look at a notifier, time a
+ * PS3's RSX never takes from the CPU; local_clock() reads the TSC (on
+ * PowerPC the timebase).  Its readings on two CPUs may differ by a little
+ * (within a tick where the kernel found the TSCs unsynchronized): a copy
+ * then lands that much early or late, in order as always.
+ */
+static inline u64 ps3vram_emu_now(void)
+{
+	return local_clock();
+}
 
 /**
  * struct ps3vram_emu_subch - state of one subchannel

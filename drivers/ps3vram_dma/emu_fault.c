@@ -338,7 +338,7 @@ static void ps3vram_emu_land_locked(struct ps3vram_emu *emu, u64 now)
  */
 u64 ps3vram_emu_land(struct ps3vram_emu *emu)
 {
-	u64 now = ktime_get_ns();
+	u64 now = ps3vram_emu_now();
 
 	if (!READ_ONCE(emu->nr_pending))
 		return now;
@@ -350,9 +350,8 @@ u64 ps3vram_emu_land(struct ps3vram_emu *emu)
 
 /*
  * The same for an op that needs no time of its own: with nothing pending
- * there is nothing to land, and no clock to read (under TCG the x86-64
- * guest's HPET costs a microsecond a read, time a PS3's RSX never takes
- * from the CPU).
+ * there is nothing to land, and no clock to read (a read is time a PS3's
+ * RSX never takes from the CPU).
  */
 void ps3vram_emu_catch_up(struct ps3vram_emu *emu)
 {
@@ -449,7 +448,7 @@ void ps3vram_emu_fault_reset(struct ps3vram_emu *emu)
 	u64 now;
 
 	spin_lock(&emu->late_lock);
-	now = ktime_get_ns();
+	now = ps3vram_emu_now();
 	ps3vram_emu_land_locked(emu, now);
 	/* The engine stopped on the hung copy: it is the last one fetched. */
 	tail = emu->nr_pending ? &emu->pending[emu->nr_pending - 1] : NULL;

@@ -63,10 +63,11 @@
 # clocksource.
 #
 # jobs (issue 27): whether two jobs cost /dev/ps3vram more than they cost
-# brd: random 4 KiB direct reads on both devices with one fio job and
-# with two (the guest's two CPUs), in the order 1, 2, 2, 1; per job count
-# the means and the ratio ps3vram / brd.  brd's jobs share nothing; the
-# block device's share one engine: its FIFO lock, its notifiers and
+# brd: random 4 KiB and sequential 1 MiB direct reads on both devices
+# with one fio job and with two (the guest's two CPUs), in the order 1,
+# 2, 2, 1; per job count and test the means and the ratio ps3vram / brd.
+# brd's jobs share nothing; the block device's share one engine: its FIFO
+# lock, its notifiers (one, a PS3's: one copy in flight at a time) and
 # slots, and the software RSX's queue of copies in flight.
 #
 # compdensity (issue 26): how /dev/ps3vram with compress=lz4 stores pages
@@ -471,15 +472,19 @@ part_clocksource()
 
 part_jobs()
 {
-	local j dev r
+	local j t dev r
 
 	pair
 	: > /tmp/jobs
 	for j in 1 2 2 1; do
-		for dev in ps3vram ram0; do
-			r=$(bench "/dev/$dev" randread 4k $j)
-			echo "randread-4k $j $dev $r" >> /tmp/jobs
-			echo "BENCH: blk jobs=$j dev=$dev test=randread-4k iops=${r% *}"
+		for t in "randread 4k" "read 1m"; do
+			# shellcheck disable=SC2086 # the test's two words
+			set -- $t
+			for dev in ps3vram ram0; do
+				r=$(bench "/dev/$dev" "$1" "$2" $j)
+				echo "$1-$2 $j $dev $r" >> /tmp/jobs
+				echo "BENCH: blk jobs=$j dev=$dev test=$1-$2 iops=${r% *}"
+			done
 		done
 	done
 	pair_ratios jobs /tmp/jobs
