@@ -50,6 +50,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/ps3vram_dma.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -187,14 +188,18 @@ static void ps3vram_dma_reap(struct ps3vram_dma *dma)
  * @dma: the engine
  * @done: the condition, polled
  * @arg: its argument
- *
  * @max_ms: wait no longer than this, whatever timeout_ms says
  *
  * Spins up to spin_us, then sleep-polls, and gives up after timeout_ms
  * (or @max_ms).  Records the wait in the histogram and the wait counters:
  * the time to its last poll, read once before each poll and once at the
- * start (on a PS3 the timebase is cheap, under TCG an HPET read is not);
- * a wait that finds @done true at once reads no clock and counts as 0 ns.
+ * start; a wait that finds @done true at once reads no clock and counts
+ * as 0 ns.  The clock is local_clock(), as network busy polling's budget
+ * is: on a PS3 it and ktime_get_ns() both read the timebase, but the
+ * x86-64 guest of the test rig keeps the HPET as its clocksource under
+ * TCG, a microsecond a read, where local_clock() reads the TSC.  A wait
+ * that moves to another CPU may see that CPU's clock differ by up to a
+ * tick where the TSCs are not synchronized: far less than the timeout.
  *
  * Return: 0 once @done(@arg) is true; -ETIMEDOUT when it never was.
  */
@@ -209,7 +214,7 @@ int ps3vram_dma_poll(struct ps3vram_dma *dma,
 	/* Done at once, the common case: no clock read (an HPET's is slow). */
 	if (done(dma, arg))
 		goto count;
-	start = ktime_get_ns();
+	start = local_clock();
 	spin_end = start + (u64)READ_ONCE(spin_us) * NSEC_PER_USEC;
 	end = start + (u64)min(READ_ONCE(timeout_ms), max_ms) * NSEC_PER_MSEC;
 	now = start;
@@ -221,7 +226,7 @@ int ps3vram_dma_poll(struct ps3vram_dma *dma,
 			usleep_range(PS3VRAM_DMA_POLL_MIN_US,
 				     PS3VRAM_DMA_POLL_MAX_US);
 		}
-		now = ktime_get_ns();
+		now = local_clock();
 		if (done(dma, arg))
 			break;
 		if (now >= end) {
