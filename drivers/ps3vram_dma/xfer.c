@@ -211,7 +211,7 @@ int ps3vram_dma_poll(struct ps3vram_dma *dma,
 	bool slept = false;
 	int ret = 0;
 
-	/* Done at once, the common case: no clock read (an HPET's is slow). */
+	/* Done at once, the common case: no clock read. */
 	if (done(dma, arg))
 		goto count;
 	start = local_clock();
