@@ -515,27 +515,46 @@ UNIT_TEST(blk_test_contiguous_segments_are_one_copy_per_run_each_way)
 	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
 }
 
+/* Every other slot, held so that no two free ones are side by side. */
+static struct ps3vram_dma_slot *blk_held[256];
+static unsigned int blk_nr_held;
+
+/* ... given back. */
+static void blk_slots_back(void *unused)
+{
+	while (blk_nr_held)
+		ps3vram_dma_slot_put(ps3vram_blk.client, blk_held[--blk_nr_held]);
+}
+
+/* Take every slot and give back every other one: a copy is then a page. */
+static void blk_only_single_slots(void)
+{
+	static struct ps3vram_dma_slot *all[2 * ARRAY_SIZE(blk_held)];
+	struct ps3vram_dma_client *c = ps3vram_blk.client;
+	unsigned int i, n = 0;
+
+	while (n < ARRAY_SIZE(all) && (all[n] = ps3vram_dma_slot_tryget(c)))
+		n++;
+	ASSERT_TRUE(n < ARRAY_SIZE(all));
+	unit_on_cleanup(blk_slots_back, NULL);
+	for (i = 0; i < n; i++) {
+		if (i % 2)
+			blk_held[blk_nr_held++] = all[i];
+		else
+			ps3vram_dma_slot_put(c, all[i]);
+	}
+}
+
 /*
  * With no two free slots side by side, a copy per page: the ring of
  * copies wraps and the slots are reused.
  */
 UNIT_TEST(blk_test_with_only_single_slots_free_the_ring_of_copies_wraps)
 {
-	struct ps3vram_dma_client *c;
-	struct ps3vram_dma_slot *s[512];	/* more than the engine has */
-	unsigned int i, n = 0;
-
 	blk_start(VRAM_MB);
-	c = ps3vram_blk.client;
-	while (n < ARRAY_SIZE(s) && (s[n] = ps3vram_dma_slot_tryget(c)))
-		n++;
-	ASSERT_TRUE(n < ARRAY_SIZE(s));
-	for (i = 0; i < n; i += 2)
-		ps3vram_dma_slot_put(c, s[i]);
+	blk_only_single_slots();
 	blk_segments_come_back(BLK_DEPTH + 5);
-	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), n / 2);
-	for (i = 1; i < n; i += 2)
-		ps3vram_dma_slot_put(c, s[i]);
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), blk_nr_held);
 }
 
 /* XDR copies the software RSX had landed at the read's first bio copy. */
@@ -569,19 +588,11 @@ static void blk_copy_page_unhook(void *unused)
  */
 UNIT_TEST(blk_test_a_read_copies_out_what_landed_while_the_next_copy_runs)
 {
-	struct ps3vram_dma_client *c;
-	struct ps3vram_dma_slot *s[512];	/* more than the engine has */
 	unsigned long long ops0;
-	unsigned int i, n = 0;
 
 	blk_landed_at_copy_out = -1;
 	blk_start(VRAM_MB);
-	c = ps3vram_blk.client;
-	while (n < ARRAY_SIZE(s) && (s[n] = ps3vram_dma_slot_tryget(c)))
-		n++;
-	ASSERT_TRUE(n < ARRAY_SIZE(s));
-	for (i = 0; i < n; i += 2)
-		ps3vram_dma_slot_put(c, s[i]);
+	blk_only_single_slots();
 	client_pattern(blk_mem_at(0, 0), 4 * PAGE_SIZE, 21);
 	ASSERT_EQ(blk_rw(REQ_OP_WRITE, 0, 0, 0, 4 * PAGE_SIZE), BLK_STS_OK);
 
@@ -593,8 +604,6 @@ UNIT_TEST(blk_test_a_read_copies_out_what_landed_while_the_next_copy_runs)
 	unit_copy_page_hook = NULL;
 	EXPECT_EQ(blk_landed_at_copy_out - (int)ops0, 1);
 	EXPECT_TRUE(client_is_pattern(blk_mem_at(8, 0), 4 * PAGE_SIZE, 21));
-	for (i = 1; i < n; i += 2)
-		ps3vram_dma_slot_put(c, s[i]);
 }
 
 /*
