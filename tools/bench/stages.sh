@@ -30,8 +30,9 @@
 # level 3, inside the submit the notifier reap, the notifier reset, the
 # FIFO commands and the kick, and inside the completion the wait and the
 # copy to the bio; level 4, the software RSX's landing copy (inside the
-# kick or the wait, whichever finds the copy due).  A function the compiler inlined cannot be traced: its time is in
-# its caller's "rest", the caller's time less its traced callees'.  Each
+# kick or the wait, whichever finds the copy due).  A function the
+# compiler inlined cannot be traced: its time is in its caller's "rest",
+# the caller's time less its traced callees'.  Each
 # level also traces ps3vram_blk_submit_bio, only to count the bios.  Per
 # function: its calls per bio, the median of its durations and the mean of
 # those up to the 99th percentile (a call that a timer interrupt or
@@ -58,6 +59,12 @@
 . /lib/rig.sh
 
 TESTS=$(rig_opt tests | tr , ' ') || TESTS='randread randwrite'
+for t in $TESTS; do
+	case $t in
+	randread|randwrite|read|write)	;;
+	*)	rig_fail "rig.tests: no test $t" ;;
+	esac
+done
 SWAP=$(rig_opt swap) || SWAP=1
 T=/sys/kernel/tracing
 CG=/sys/fs/cgroup
@@ -90,9 +97,7 @@ fio_job()
 	local bs=4k
 
 	case $2 in
-	randread|randwrite)	;;
-	read|write)		bs=1m ;;
-	*)			rig_fail "rig.tests: no test $2" ;;
+	read|write)	bs=1m ;;
 	esac
 	"$RIG_HOST/fio" --name=s --filename="$1" --rw="$2" --bs=$bs --direct=1 \
 		--size=${MIB}m --time_based --runtime="${3:-3}" \
