@@ -117,7 +117,7 @@ trace()
 	echo nop > $T/current_tracer
 	: > $T/set_ftrace_filter
 	for f in "$@"; do
-		! grep -q "^$f " $T/available_filter_functions ||
+		! grep -q -E "^$f( |$)" $T/available_filter_functions ||
 			echo "$f" >> $T/set_ftrace_filter
 	done
 	# an empty filter would trace every function
@@ -277,7 +277,7 @@ echo 1 > $T/options/funcgraph-tail
 echo 1 > $T/options/overwrite
 echo 2048 > $T/buffer_size_kb
 echo "$LEVELS" | while read -r level f; do
-	grep -q "^$f " $T/available_filter_functions ||
+	grep -q -E "^$f( |$)" $T/available_filter_functions ||
 		echo "BENCH: stages untraceable level=$level func=$f"
 done
 stages
