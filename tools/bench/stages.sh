@@ -47,7 +47,12 @@
 # Guest options: rig.tests=TEST,... (randread and randwrite by default;
 # read and write are sequential 1 MiB direct reads and writes, over which
 # a bio is four copies of 64 pages, and their stages those of a 1 MiB
-# bio), rig.swap=0 to leave out the swap runs.
+# bio), rig.swap=0 to leave out the swap runs, rig.syscall=FUNCTION to
+# trace also the whole system call on both devices (fio's psync reads
+# with pread64: __x64_sys_pread64 on x86-64), in the order ps3vram, brd,
+# brd, ps3vram, one "stages syscall" line each: what the I/O costs the
+# kernel outside the driver, and, against fio's IOPS, what it costs
+# outside the kernel.
 #
 # Prints BENCH lines: "stages iops" per device and test without the
 # tracer, "stages func" per traced function, "stages swap" per run and
@@ -66,6 +71,7 @@ for t in $TESTS; do
 	esac
 done
 SWAP=$(rig_opt swap) || SWAP=1
+SYSCALL=$(rig_opt syscall) || SYSCALL=
 T=/sys/kernel/tracing
 CG=/sys/fs/cgroup
 MIB=64
@@ -189,6 +195,11 @@ stages()
 				BIO_FUNC=ps3vram_blk_submit_bio
 			fi
 			trace /dev/$dev "$rw" $BIO_FUNC | stats "$rw" 1
+		done
+		for dev in ${SYSCALL:+ps3vram ram0 ram0 ps3vram}; do
+			BIO_FUNC=$SYSCALL
+			trace "/dev/$dev" "$rw" "$SYSCALL" | stats "$rw" 1 |
+				sed "s/^BENCH: stages func /BENCH: stages syscall dev=$dev /"
 		done
 		BIO_FUNC=ps3vram_blk_submit_bio
 		for level in 2 3 4; do
