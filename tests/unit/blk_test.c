@@ -557,20 +557,25 @@ UNIT_TEST(blk_test_with_only_single_slots_free_the_ring_of_copies_wraps)
 	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), blk_nr_held);
 }
 
-/* XDR copies the software RSX had landed at the read's first bio copy. */
-static int blk_landed_at_copy_out = -1;
+/* The copies the software RSX has landed in the XDR buffer (downloads). */
+static long long blk_xdr_landed(void)
+{
+	long long ops = -1;
+
+	/* operations into VRAM, bytes, then operations into XDR */
+	EXPECT_EQ(sscanf(unit_debugfs_read("ps3vram_dma/emu/landed"),
+			 "%*u %*u %lld", &ops), 1);
+	return ops;
+}
+
+/* blk_xdr_landed() at the read's first copy into the bio; -1 before. */
+static long long blk_landed_at_copy_out = -1;
 
 static void blk_note_copy_out(void *to)
 {
-	unsigned long long ops;
-
-	if (blk_landed_at_copy_out >= 0 ||
-	    (u8 *)to < blk_mem || (u8 *)to >= blk_mem + sizeof(blk_mem))
-		return;
-	/* operations into VRAM, bytes, then operations into XDR */
-	ASSERT_EQ(sscanf(unit_debugfs_read("ps3vram_dma/emu/landed"),
-			 "%*u %*u %llu", &ops), 1);
-	blk_landed_at_copy_out = ops;
+	if (blk_landed_at_copy_out < 0 &&
+	    (u8 *)to >= blk_mem && (u8 *)to < blk_mem + sizeof(blk_mem))
+		blk_landed_at_copy_out = blk_xdr_landed();
 }
 
 static void blk_copy_page_unhook(void *unused)
@@ -588,7 +593,7 @@ static void blk_copy_page_unhook(void *unused)
  */
 UNIT_TEST(blk_test_a_read_copies_out_what_landed_while_the_next_copy_runs)
 {
-	unsigned long long ops0;
+	long long ops0;
 
 	blk_landed_at_copy_out = -1;
 	blk_start(VRAM_MB);
@@ -596,13 +601,12 @@ UNIT_TEST(blk_test_a_read_copies_out_what_landed_while_the_next_copy_runs)
 	client_pattern(blk_mem_at(0, 0), 4 * PAGE_SIZE, 21);
 	ASSERT_EQ(blk_rw(REQ_OP_WRITE, 0, 0, 0, 4 * PAGE_SIZE), BLK_STS_OK);
 
-	ASSERT_EQ(sscanf(unit_debugfs_read("ps3vram_dma/emu/landed"),
-			 "%*u %*u %llu", &ops0), 1);
+	ops0 = blk_xdr_landed();
 	unit_on_cleanup(blk_copy_page_unhook, NULL);
 	unit_copy_page_hook = blk_note_copy_out;
 	ASSERT_EQ(blk_rw(REQ_OP_READ, 0, 8, 0, 4 * PAGE_SIZE), BLK_STS_OK);
 	unit_copy_page_hook = NULL;
-	EXPECT_EQ(blk_landed_at_copy_out - (int)ops0, 1);
+	EXPECT_EQ(blk_landed_at_copy_out - ops0, 1);
 	EXPECT_TRUE(client_is_pattern(blk_mem_at(8, 0), 4 * PAGE_SIZE, 21));
 }
 
