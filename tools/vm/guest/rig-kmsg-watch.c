@@ -12,11 +12,24 @@
  * PATTERN it gives the verdict itself, the way rig_caught in
  * tools/vm/guest/rig.sh does, and powers the guest off.
  *
+ * After the BUG, an allocation that has to reclaim memory can hang too:
+ * the dead task may also be queued on a lock that reclaim takes (on 6.12 it
+ * can oops again on its way out, while it waits for a mapping's rwsem).
+ * So the watcher opens and reads every file it needs before it watches
+ * (the kernel keeps their read buffers), rereads them at offset 0, and
+ * makes no file: it learns whether a verdict was given from the link count
+ * of /run/rig, which grows by one with the verdict directory.  Between the
+ * BUG and the power-off it asks the kernel for no memory.
+ *
  * The verdict is "FAIL: WHAT: MESSAGE" only if every -n check holds (a
  * counter moved past its value at the start, e.g. faults injected and
  * pages loaded from VRAM), so that the BUG cannot come from anything but
  * the injected fault; otherwise it names the counter that did not move.
- * Like rig_verdict, it gives no verdict if /run/rig/verdict exists.
+ * Like rig_verdict, it gives no verdict if /run/rig/verdict exists; it does
+ * not make that directory, so a verdict of the scenario's shell may follow
+ * its own on the console, where run-vm takes the first FAIL.
+ *
+ * It makes /run/rig/kmsg-watch.ready once it reads new messages.
  *
  * Usage: rig-kmsg-watch -w WHAT [-n FILE:COLUMN:BASE]... PATTERN...
  */
@@ -31,17 +44,21 @@
 #include <unistd.h>
 
 #define RIG_MAX_CHECKS	8
-#define RIG_VERDICT_DIR	"/run/rig/verdict"
+#define RIG_STATE	"/run/rig"
+#define RIG_WATCH_READY	RIG_STATE "/kmsg-watch.ready"
 
 struct rig_check {
 	const char *file;
 	unsigned int column;		/* 1-based, as rig_column */
 	unsigned long long base;
+	int fd;				/* opened and read before the watch */
 };
 
 static struct rig_check checks[RIG_MAX_CHECKS];
 static unsigned int nr_checks;
 static char record[8192];
+static int sysrq_fd, state_fd;
+static nlink_t state_links;	/* of RIG_STATE before any verdict */
 
 static int usage(void)
 {
@@ -78,13 +95,8 @@ static long long read_column(const struct rig_check *c)
 	unsigned long long v = 0;
 	unsigned int i;
 	ssize_t n;
-	int fd;
 
-	fd = open(c->file, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	n = pread(c->fd, buf, sizeof(buf) - 1, 0);
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
@@ -98,6 +110,14 @@ static long long read_column(const struct rig_check *c)
 	return (long long)v;
 }
 
+/* state_links_now - the link count of RIG_STATE; 0 on error */
+static nlink_t state_links_now(void)
+{
+	struct stat st;
+
+	return fstat(state_fd, &st) ? 0 : st.st_nlink;
+}
+
 /* verdict - print the verdict unless one was given; true if printed */
 static int verdict(const char *what, const char *msg)
 {
@@ -105,8 +125,7 @@ static int verdict(const char *what, const char *msg)
 	long long v;
 	unsigned int i;
 
-	mkdir("/run/rig", 0755);
-	if (mkdir(RIG_VERDICT_DIR, 0755) && errno == EEXIST)
+	if (state_links_now() != state_links)
 		return 0;
 	for (i = 0; i < nr_checks; i++) {
 		c = &checks[i];
@@ -141,11 +160,49 @@ static const char *matches(char *rec, char **patterns, int nr)
 	return NULL;
 }
 
+/*
+ * prepare - open and read what the verdict needs, and print once so that
+ * stdout has its buffer; false (with a message) if something is missing
+ */
+static int prepare(void)
+{
+	struct rig_check *c;
+	unsigned int i;
+
+	mkdir(RIG_STATE, 0755);
+	state_fd = open(RIG_STATE, O_RDONLY | O_DIRECTORY);
+	state_links = state_fd < 0 ? 0 : state_links_now();
+	if (!state_links) {
+		perror("rig-kmsg-watch: " RIG_STATE);
+		return 0;
+	}
+	if (!access(RIG_STATE "/verdict", F_OK)) {
+		fprintf(stderr, "rig-kmsg-watch: a verdict was given already\n");
+		return 0;
+	}
+	for (i = 0; i < nr_checks; i++) {
+		c = &checks[i];
+		c->fd = open(c->file, O_RDONLY);
+		if (c->fd < 0 || read_column(c) < 0) {
+			fprintf(stderr, "rig-kmsg-watch: cannot read column %u of %s\n",
+				c->column, c->file);
+			return 0;
+		}
+	}
+	sysrq_fd = open("/proc/sysrq-trigger", O_WRONLY);
+	if (sysrq_fd < 0) {
+		perror("rig-kmsg-watch: /proc/sysrq-trigger");
+		return 0;
+	}
+	printf("rig: watching kernel messages\n");	/* stdout's buffer */
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = NULL, *msg = NULL;
 	ssize_t n;
-	int fd, opt;
+	int fd, opt, ready;
 
 	while ((opt = getopt(argc, argv, "w:n:")) != -1) {
 		switch (opt) {
@@ -169,11 +226,19 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!prepare())
+		return 1;
 	fd = open("/dev/kmsg", O_RDONLY);
 	if (fd < 0 || lseek(fd, 0, SEEK_END) < 0) {
 		perror("rig-kmsg-watch: /dev/kmsg");
 		return 1;
 	}
+	ready = open(RIG_WATCH_READY, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (ready < 0) {
+		perror("rig-kmsg-watch: " RIG_WATCH_READY);
+		return 1;
+	}
+	close(ready);
 	while (!msg) {
 		n = read(fd, record, sizeof(record) - 1);
 		if (n < 0 && errno == EPIPE)
@@ -195,8 +260,7 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		if (isatty(STDOUT_FILENO))
 			tcdrain(STDOUT_FILENO);
-		fd = open("/proc/sysrq-trigger", O_WRONLY);
-		if (fd < 0 || write(fd, "o", 1) != 1)
+		if (write(sysrq_fd, "o", 1) != 1)
 			perror("rig-kmsg-watch: sysrq");
 		pause();
 	}

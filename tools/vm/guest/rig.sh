@@ -374,9 +374,10 @@ rig_swapbench()
 # missed" otherwise.  Caught means swapbench found a page that is not what
 # it wrote (the end-to-end checksum), or zswap BUGged on a page that did not
 # decompress.  Such a BUG leaves zswap's compressor mutex held, and every
-# task that then needs a page from zswap hangs, this shell too: the
-# verdict for that case comes from rig-kmsg-watch, which cannot be swapped
-# out, and it powers the guest off.
+# task that then needs a page from zswap hangs, this shell too, and so may
+# any allocation that reclaims: the verdict for that case comes from
+# rig-kmsg-watch, which cannot be swapped out and opens what it reads
+# before the BUG, and it powers the guest off.
 rig_vram_negative_control()
 {
 	local kind=$1 seed=$2 data=$3 every=2000 faults0 sb rc=0 bad
@@ -395,6 +396,8 @@ rig_vram_negative_control()
 	faults0=$(cat "$faults")
 	rig-kmsg-watch -w "corruption caught" -n "$faults:1:$faults0" \
 		-n "$s/io_stat:2:0" "kernel BUG at mm/zswap" &
+	rig_wait_for "$RIG_STATE/kmsg-watch.ready" ||
+		rig_fail "rig-kmsg-watch did not start"
 	rig_emu_fault "$kind" "$every"
 	rig_log "fail_$kind: interval $(cat "$fault/interval")," \
 		"probability $(cat "$fault/probability"), swapbench data $data"
