@@ -175,12 +175,13 @@ rig_uptime()
 	echo "${up%%.*}"
 }
 
-# rig_wait_for PATH [SECONDS] - wait until PATH exists (default 15 s)
+# rig_wait_for PATH [SECONDS [TEST]] - wait until PATH exists (default
+# 15 s), or passes test(1)'s TEST, e.g. -s: is not empty
 rig_wait_for()
 {
 	local n="${2:-15}"
 
-	while [ ! -e "$1" ]; do
+	while ! test "${3:--e}" "$1"; do
 		[ "$n" -gt 0 ] || return 1
 		n=$((n - 1))
 		sleep 1
@@ -396,7 +397,7 @@ rig_vram_negative_control()
 	faults0=$(cat "$faults")
 	rig-kmsg-watch -w "corruption caught" -n "$faults:1:$faults0" \
 		-n "$s/io_stat:2:0" "kernel BUG at mm/zswap" &
-	rig_wait_for "$RIG_STATE/kmsg-watch.ready" ||
+	rig_wait_for "$RIG_STATE/kmsg-watch.ready" 15 -s ||
 		rig_fail "rig-kmsg-watch did not start"
 	rig_emu_fault "$kind" "$every"
 	rig_log "fail_$kind: interval $(cat "$fault/interval")," \

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # rig.bats - helpers of tools/vm/guest/rig.sh, the scenarios' library in
-# the guest, that need no guest: sizes given as MiB or multiples of RAM.
+# the guest, that need no guest: sizes given as MiB or multiples of RAM,
+# waiting for a path.
 #
 #   bats --tap tools/vm/tests/
 
@@ -31,4 +32,16 @@ setup() {
 			fail "rig_mib '$bad' gave $(cat "$BATS_TEST_TMPDIR/out")"
 		[[ ! -s $BATS_TEST_TMPDIR/out ]] || fail "rig_mib '$bad' printed something"
 	done
+}
+
+@test "rig_wait_for waits for a path, or for the test given" {
+	local f=$BATS_TEST_TMPDIR/ready
+
+	! rig_wait_for "$f" 0 || fail "no file, but it did not time out"
+	: > "$f"
+	rig_wait_for "$f" 0 || fail "the file exists, but it timed out"
+	! rig_wait_for "$f" 0 -s || fail "-s: the file is empty, but it did not time out"
+	(sleep 1; echo ready > "$f") &
+	rig_wait_for "$f" 5 -s || fail "-s: the file was written, but it timed out"
+	wait
 }
