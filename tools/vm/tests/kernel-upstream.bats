@@ -3,8 +3,8 @@
 #
 # kernel-upstream.bats - tools/vm/lib/kernel-upstream.awk, the filter that
 # run-vm and the guest's rig_dmesg_check put in front of the kernel-problems
-# patterns: it takes out the 7.x swap-table allocation report it knows,
-# and nothing else.  kswapd0-7.3.log has that report: its first line as
+# patterns: it takes out the two upstream allocation reports it knows,
+# and nothing else.  kswapd0-7.3.log has the 7.x one: its first line as
 # the rig logged it on 7.3 under blk-faults (make check kept only the
 # report's first lines), a call trace along 7.3's mm/swapfile.c path to
 # that allocation, and the start of the Mem-Info dump that follows it.
@@ -12,6 +12,10 @@
 # 7.3 kernel with 4 KiB pages logged it under blk-swap: a powerpc call
 # trace (no <TASK> markers) through the slab allocation of a table
 # smaller than a page, whose mode has no __GFP_ZERO.
+# zswap-writeback-6.1.log is the other known report, 6.1's zswap
+# writeback bounce page, as the debug kernel logged it under zswap-switch:
+# ps3vram_swap_shrink() is on its stack as zswap_writeback_entry()'s
+# caller.
 #
 #   bats --tap tools/vm/tests/
 
@@ -100,3 +104,24 @@ problems_of() {
 	grep -q 'kernel-upstream: dropped the report' "$TMP/out" || fail "$(cat "$TMP/out")"
 }
 
+
+@test "6.1's zswap writeback bounce page report is taken out, the lines around it kept" {
+	local zw=$BATS_TEST_DIRNAME/zswap-writeback-6.1.log
+
+	grep -q -E "$PROBLEMS" "$zw" || fail "no problem line in $zw"
+	[[ -z $(problems_of "$zw") ]] || fail "left: $(problems_of "$zw")"
+	grep -q 'dropped the report of a zswap writeback' "$TMP/out" || fail "$(cat "$TMP/out")"
+	grep -q 'before the report' "$TMP/out" || fail "lost the line before: $(cat "$TMP/out")"
+	grep -q 'Mem-Info:' "$TMP/out" || fail "lost the lines after: $(cat "$TMP/out")"
+}
+
+@test "the zswap writeback report stays when the project allocates, or another site does" {
+	local zw=$BATS_TEST_DIRNAME/zswap-writeback-6.1.log
+
+	sed 's/ __alloc_pages_node+/ ps3vram_swap_reserve+/' "$zw" > "$TMP/ours.log"
+	problems_of "$TMP/ours.log" | grep -q 'page allocation failure' || fail "$(cat "$TMP/out")"
+	sed 's/zswap_writeback_entry/zswap_frontswap_load/g' "$zw" > "$TMP/load.log"
+	problems_of "$TMP/load.log" | grep -q 'page allocation failure' || fail "$(cat "$TMP/out")"
+	sed 's/(GFP_ATOMIC|__GFP_COMP)/(GFP_KERNEL|__GFP_COMP)/' "$zw" > "$TMP/mode.log"
+	problems_of "$TMP/mode.log" | grep -q 'page allocation failure' || fail "$(cat "$TMP/out")"
+}
