@@ -39,15 +39,31 @@ problems_of() {
 	grep -E "$PROBLEMS" "$TMP/out" || true
 }
 
+# dropped_whole FILE WHAT - FILE has problem lines and after the filter
+# none: its report of WHAT dropped, the line before it and the Mem-Info
+# after it kept
+dropped_whole() {
+	grep -q -E "$PROBLEMS" "$1" || fail "no problem line in $1"
+	[[ -z $(problems_of "$1") ]] || fail "left: $(problems_of "$1")"
+	grep -q "kernel-upstream: dropped the report of $2" "$TMP/out" || fail "$(cat "$TMP/out")"
+	grep -q 'before the report' "$TMP/out" || fail "lost the line before: $(cat "$TMP/out")"
+	grep -q 'Mem-Info:' "$TMP/out" || fail "lost the lines after: $(cat "$TMP/out")"
+}
+
+# stays FILE SED - FILE edited by the sed(1) script SED keeps its
+# allocation failure after the filter
+stays() {
+	sed "$2" "$1" > "$TMP/edited.log"
+	problems_of "$TMP/edited.log" | grep -q 'page allocation failure' ||
+		fail "$2: $(cat "$TMP/out")"
+}
+
 @test "the report as logged has problem lines without the filter" {
 	grep -q -E "$PROBLEMS" "$LOG" || fail "no problem line in $LOG"
 }
 
 @test "the 7.x swap-table allocation report is taken out, the lines around it kept" {
-	[[ -z $(problems_of "$LOG") ]] || fail "left: $(problems_of "$LOG")"
-	grep -q 'kernel-upstream: dropped the report' "$TMP/out" || fail "$(cat "$TMP/out")"
-	grep -q 'before the report' "$TMP/out" || fail "lost the line before: $(cat "$TMP/out")"
-	grep -q 'Mem-Info:' "$TMP/out" || fail "lost the lines after: $(cat "$TMP/out")"
+	dropped_whole "$LOG" "a 7.x swap table"
 }
 
 @test "the same report with the project on its stack stays" {
@@ -75,20 +91,13 @@ problems_of() {
 }
 
 @test "the powerpc form of the report is taken out up to its Mem-Info" {
-	local ppc=$BATS_TEST_DIRNAME/kswapd0-ppc64-7.3.log
-
-	grep -q -E "$PROBLEMS" "$ppc" || fail "no problem line in $ppc"
-	[[ -z $(problems_of "$ppc") ]] || fail "left: $(problems_of "$ppc")"
-	grep -q 'kernel-upstream: dropped the report' "$TMP/out" || fail "$(cat "$TMP/out")"
-	grep -q 'before the report' "$TMP/out" || fail "lost the line before: $(cat "$TMP/out")"
-	grep -q 'Mem-Info:' "$TMP/out" || fail "lost the line after: $(cat "$TMP/out")"
+	dropped_whole "$BATS_TEST_DIRNAME/kswapd0-ppc64-7.3.log" "a 7.x swap table"
 }
 
 @test "the powerpc report stays with the project or an interrupt on its stack" {
 	local ppc=$BATS_TEST_DIRNAME/kswapd0-ppc64-7.3.log
 
-	sed 's/ shrink_node+/ ps3vram_blk_submit+/' "$ppc" > "$TMP/ours.log"
-	problems_of "$TMP/ours.log" | grep -q 'page allocation failure' || fail "$(cat "$TMP/out")"
+	stays "$ppc" 's/ shrink_node+/ ps3vram_blk_submit+/'
 	sed 's/^\(\[ *[0-9.]*\] \)\[c0000000022f7da0\].*/\1--- interrupt: 900 at shrink_node+0x4ec\/0x874/' \
 		"$ppc" > "$TMP/irq.log"
 	grep -q -- '--- interrupt' "$TMP/irq.log" || fail "no interrupt line made"
@@ -104,24 +113,14 @@ problems_of() {
 	grep -q 'kernel-upstream: dropped the report' "$TMP/out" || fail "$(cat "$TMP/out")"
 }
 
-
 @test "6.1's zswap writeback bounce page report is taken out, the lines around it kept" {
-	local zw=$BATS_TEST_DIRNAME/zswap-writeback-6.1.log
-
-	grep -q -E "$PROBLEMS" "$zw" || fail "no problem line in $zw"
-	[[ -z $(problems_of "$zw") ]] || fail "left: $(problems_of "$zw")"
-	grep -q 'dropped the report of a zswap writeback' "$TMP/out" || fail "$(cat "$TMP/out")"
-	grep -q 'before the report' "$TMP/out" || fail "lost the line before: $(cat "$TMP/out")"
-	grep -q 'Mem-Info:' "$TMP/out" || fail "lost the lines after: $(cat "$TMP/out")"
+	dropped_whole "$BATS_TEST_DIRNAME/zswap-writeback-6.1.log" "a zswap writeback"
 }
 
 @test "the zswap writeback report stays when the project allocates, or another site does" {
 	local zw=$BATS_TEST_DIRNAME/zswap-writeback-6.1.log
 
-	sed 's/ __alloc_pages_node+/ ps3vram_swap_reserve+/' "$zw" > "$TMP/ours.log"
-	problems_of "$TMP/ours.log" | grep -q 'page allocation failure' || fail "$(cat "$TMP/out")"
-	sed 's/zswap_writeback_entry/zswap_frontswap_load/g' "$zw" > "$TMP/load.log"
-	problems_of "$TMP/load.log" | grep -q 'page allocation failure' || fail "$(cat "$TMP/out")"
-	sed 's/(GFP_ATOMIC|__GFP_COMP)/(GFP_KERNEL|__GFP_COMP)/' "$zw" > "$TMP/mode.log"
-	problems_of "$TMP/mode.log" | grep -q 'page allocation failure' || fail "$(cat "$TMP/out")"
+	stays "$zw" 's/ __alloc_pages_node+/ ps3vram_swap_reserve+/'
+	stays "$zw" 's/zswap_writeback_entry/zswap_frontswap_load/g'
+	stays "$zw" 's/(GFP_ATOMIC|__GFP_COMP)/(GFP_KERNEL|__GFP_COMP)/'
 }
