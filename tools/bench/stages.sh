@@ -112,6 +112,13 @@ fio_job()
 	awk -F';' '/^3;/ { print $8 + $49 }' /tmp/s.out
 }
 
+# traceable FUNC - the function tracer can trace FUNC (a module's lines
+# read "FUNC [MODULE]", a built-in function's "FUNC")
+traceable()
+{
+	grep -q -E "^$1( |$)" $T/available_filter_functions
+}
+
 # trace DEV RW FUNCTIONS... - fio on DEV with function_graph on
 # FUNCTIONS (those the kernel can trace); the trace buffer keeps the
 # calls of the end of its run; prints "FUNCTION DURATION_US" for each
@@ -123,7 +130,7 @@ trace()
 	echo nop > $T/current_tracer
 	: > $T/set_ftrace_filter
 	for f in "$@"; do
-		! grep -q -E "^$f( |$)" $T/available_filter_functions ||
+		! traceable "$f" ||
 			echo "$f" >> $T/set_ftrace_filter
 	done
 	# an empty filter would trace every function
@@ -288,7 +295,7 @@ echo 1 > $T/options/funcgraph-tail
 echo 1 > $T/options/overwrite
 echo 2048 > $T/buffer_size_kb
 echo "$LEVELS" | while read -r level f; do
-	grep -q -E "^$f( |$)" $T/available_filter_functions ||
+	traceable "$f" ||
 		echo "BENCH: stages untraceable level=$level func=$f"
 done
 stages

@@ -52,15 +52,16 @@
 #   the stack.  The rig saw it on the debug kernel (6.1.192, KASAN: its
 #   4 KiB slabs are order 1) under zswap-switch.
 
+BEGIN {
+	what["swap"] = "a 7.x swap table allocation (isolate_lock_cluster)"
+	what["zswap"] = "a zswap writeback bounce page (zswap_writeback_entry)"
+}
+
 function flush(drop)
 {
-	if (drop && kind == "swap")
-		print "kernel-upstream: dropped the report of a 7.x swap" \
-			" table allocation (isolate_lock_cluster), " n " lines"
-	else if (drop)
-		print "kernel-upstream: dropped the report of a zswap" \
-			" writeback bounce page (zswap_writeback_entry), " n \
-			" lines"
+	if (drop)
+		print "kernel-upstream: dropped the report of " what[kind] \
+			", " n " lines"
 	else
 		for (i = 1; i <= n; i++)
 			print buf[i]
