@@ -12,6 +12,7 @@
 #include <linux/atomic.h>
 #include <linux/kobject.h>
 #include <linux/list.h>
+#include <linux/mempool.h>
 #include <linux/mutex.h>
 #include <linux/ps3vram_heap.h>
 #include <linux/spinlock.h>
@@ -35,31 +36,35 @@
 #endif
 
 /*
- * sleep_mapped: up to 6.7 zswap maps an object on a load and only then
- * waits for its per-CPU compressor mutex, which a store holds while it
- * waits for a mapping entry or a staging slot: with sleep_mapped true the
- * loads would hold every entry and slot across that wait, and both sides
- * wait forever.  False makes zswap copy the object out and unmap before
- * it locks (and 6.1's writeback unmap before its GFP_KERNEL page
- * allocation and disk write).  With false, zswap 6.1 still maps only
- * where it may sleep (map() waits for an entry, a slot and a copy): on a
- * load after a GFP_ATOMIC kmalloc with no lock held, on a store under the
- * compressor mutex, on writeback from its shrink worker.  6.8 and later
- * lock first, then map: true saves that copy there.  The module parameter
- * sleep_mapped forces true on these kernels, for tools/bench/cpu.sh to
- * measure that copy.  mm/Makefile defines
- * PS3VRAM_ZPOOL_MAP_FIRST from the kernel's VERSION and PATCHLEVEL (below
- * 6.8): no header of 6.5-6.7 differs usefully from 6.8's.
+ * Loads: zswap is told it may sleep with an object mapped (sleep_mapped
+ * true), so that it never copies an object itself: up to 6.7 it would
+ * allocate that copy with GFP_ATOMIC, and 6.1's load, when that fails,
+ * returns -ENOMEM and swap_readpage() reads the swap device, which never
+ * had the page (6.1's writeback only warns).  Up to 6.7 zswap maps an
+ * object on a load and only then waits for its per-CPU compressor mutex,
+ * which a store holds while it maps its new object.  So that the store
+ * never waits for what those loads hold, a read mapping there copies the
+ * object into a buffer of the pool's mempool and gives its staging slot
+ * back before map() returns (one memcpy of the object, as zswap's own
+ * copy was; the module parameter slot_reads turns it off, for
+ * tools/bench/cpu.sh to measure it), and mappings that read take at most
+ * PS3VRAM_SWAP_MAX_MAPS entries: the one more per possible CPU are for
+ * write-only mappings, which zswap makes only under that mutex.  6.8 and
+ * later lock first, then map: a read mapping hands zswap the slot.
+ * mm/Makefile defines PS3VRAM_ZPOOL_MAP_FIRST from the kernel's VERSION
+ * and PATCHLEVEL (below 6.8): no header of 6.5-6.7 differs usefully from
+ * 6.8's.
  */
 #if PS3VRAM_SWAP_EVICT || defined(PS3VRAM_ZPOOL_MAP_FIRST)
 #define PS3VRAM_SWAP_MAP_FIRST		1
 #else
 #define PS3VRAM_SWAP_MAP_FIRST		0
 #endif
-#define PS3VRAM_SWAP_SLEEP_MAPPED	(!PS3VRAM_SWAP_MAP_FIRST)
 
-/* Concurrent mappings per pool: a few per CPU is plenty. */
+/* Mappings that read, per pool: a few per CPU is plenty. */
 #define PS3VRAM_SWAP_MAX_MAPS		64
+/* Buffers a pool's mempool keeps for loads (see above): one per PS3 thread. */
+#define PS3VRAM_SWAP_BOUNCES		2
 /* Objects 6.1's shrink writes back at most per page it is asked for. */
 #define PS3VRAM_SWAP_SHRINK_OBJS	32
 /* What a failed load hands back: no decompressor accepts it. */
@@ -110,10 +115,13 @@ struct ps3vram_swap_held {
  * @handle: the mapped handle, 0 when the entry is free
  * @task: the task that mapped it; zswap unmaps in the same function, and
  *	6.1 can map one handle twice at once (a load racing a writeback)
- * @slot: the staging slot it is mapped in
+ * @slot: the staging slot it is mapped in, NULL for a @bounce
+ * @bounce: the mempool buffer a read-only mapping hands zswap instead of
+ *	@slot up to 6.7, or NULL
+ * @read: mapped for reading (read-only or read-write)
  * @write: mapped for writing (write-only or read-write): unmap uploads
  * @failed: mapped for reading and the object could not be loaded: the
- *	slot holds poison
+ *	slot or bounce buffer holds poison
  * @borrowed: @slot is the one 6.1's writeback loaded the object into
  *	before evict(): unmap leaves it to the writeback
  */
@@ -121,6 +129,8 @@ struct ps3vram_swap_map {
 	unsigned long handle;
 	struct task_struct *task;
 	struct ps3vram_dma_slot *slot;
+	void *bounce;
+	bool read;
 	bool write;
 	bool failed;
 	bool borrowed;
@@ -136,9 +146,13 @@ struct ps3vram_swap_map {
  * @nr_held: buffers on @held
  * @nr_spare: buffers on @spare
  * @nr_reserved: stores allocated and not uploaded yet, each owed a spare
- * @map_lock: protects @maps
- * @maps: live mappings
- * @map_wait: where map() waits for a free entry in @maps
+ * @map_lock: protects @maps and @nr_reading
+ * @maps: live mappings, @nr_maps entries
+ * @nr_maps: PS3VRAM_SWAP_MAX_MAPS, plus one per possible CPU
+ * @nr_reading: entries of mappings that read, at most PS3VRAM_SWAP_MAX_MAPS
+ * @map_wait: where a write-only map() waits for a free entry
+ * @map_wait_read: where a map() that reads waits for one
+ * @bounce: the buffers read-only mappings hand zswap (up to 6.7)
  * @zpool: zswap's handle for this pool, for evict (6.1)
  * @ops: zswap's evict callback (6.1), may be NULL
  * @drain: the block being written back across shrink requests, or NULL
@@ -162,8 +176,14 @@ struct ps3vram_swap_pool {
 	unsigned int nr_spare;
 	unsigned int nr_reserved;
 	spinlock_t map_lock;		/* see above */
-	struct ps3vram_swap_map maps[PS3VRAM_SWAP_MAX_MAPS];
+	struct ps3vram_swap_map *maps;
+	unsigned int nr_maps;
+	unsigned int nr_reading;
 	wait_queue_head_t map_wait;
+	wait_queue_head_t map_wait_read;
+#if PS3VRAM_SWAP_MAP_FIRST
+	mempool_t *bounce;
+#endif
 #if PS3VRAM_SWAP_EVICT
 	struct zpool *zpool;
 	const struct zpool_ops *ops;

@@ -29,7 +29,9 @@
 
 #include <linux/atomic.h>
 #include <linux/bitmap.h>
+#include <linux/cpumask.h>
 #include <linux/list.h>
+#include <linux/mempool.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -311,6 +313,16 @@ static void ps3vram_swap_unclaim(void)
 	ps3vram_dma_client_destroy(client);
 }
 
+/* The pool's own memory, from a create_pool() that got any part of it. */
+static void ps3vram_swap_pool_free(struct ps3vram_swap_pool *pool)
+{
+#if PS3VRAM_SWAP_MAP_FIRST
+	mempool_destroy(pool->bounce);
+#endif
+	kfree(pool->maps);
+	kfree(pool);
+}
+
 struct ps3vram_swap_pool *ps3vram_swap_create_pool(void)
 {
 	struct ps3vram_swap_pool *pool;
@@ -322,18 +334,29 @@ struct ps3vram_swap_pool *ps3vram_swap_create_pool(void)
 	spin_lock_init(&pool->lock);
 	spin_lock_init(&pool->map_lock);
 	init_waitqueue_head(&pool->map_wait);
+	init_waitqueue_head(&pool->map_wait_read);
 	INIT_LIST_HEAD(&pool->held);
 	INIT_LIST_HEAD(&pool->spare);
+	pool->nr_maps = PS3VRAM_SWAP_MAX_MAPS + num_possible_cpus();
+	pool->maps = kcalloc(pool->nr_maps, sizeof(*pool->maps), GFP_KERNEL);
+	if (!pool->maps)
+		goto free;
+#if PS3VRAM_SWAP_MAP_FIRST
+	pool->bounce = mempool_create_kmalloc_pool(PS3VRAM_SWAP_BOUNCES,
+						   PS3VRAM_HEAP_MAX_SIZE);
+	if (!pool->bounce)
+		goto free;
+#endif
 
 	mutex_lock(&ps3vram_swap.lock);
 	ret = ps3vram_swap_claim();
 	mutex_unlock(&ps3vram_swap.lock);
 	ps3vram_heap_lists_init(&pool->lists, &ps3vram_swap.heap, &pool->lock);
-	if (ret) {
-		kfree(pool);
-		return NULL;
-	}
-	return pool;
+	if (!ret)
+		return pool;
+free:
+	ps3vram_swap_pool_free(pool);
+	return NULL;
 }
 
 void ps3vram_swap_destroy_pool(struct ps3vram_swap_pool *pool)
@@ -360,5 +383,5 @@ void ps3vram_swap_destroy_pool(struct ps3vram_swap_pool *pool)
 	mutex_lock(&ps3vram_swap.lock);
 	ps3vram_swap_unclaim();
 	mutex_unlock(&ps3vram_swap.lock);
-	kfree(pool);
+	ps3vram_swap_pool_free(pool);
 }

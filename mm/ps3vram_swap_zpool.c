@@ -13,14 +13,16 @@
  * wait, a few microseconds).  map(RO) downloads the object into a slot and
  * waits; unmap gives the slot back.  map(RW) does both.  zswap's own memcpy
  * (store) and its decompression reading the slot (load) are the only CPU
- * accesses.  sleep_mapped is true from 6.8, where zswap locks its per-CPU
- * compressor mutex before it maps: holding a slot across a sleeping
- * decompression is fine there, and false would make zswap copy every
- * object once more.  Up to 6.7 zswap maps first and then waits for that
- * mutex, which a store holds while it waits for a mapping entry or slot:
- * sleep_mapped is false there, so that zswap copies the object out and
- * unmaps before it waits (one memcpy of the compressed object per load).
- * Live mappings are kept in a small table so that unmap finds the slot.
+ * accesses.  zswap is told that it may sleep mapped, so that it never
+ * allocates a copy of its own: up to 6.7 that copy is a GFP_ATOMIC
+ * kmalloc, and when it fails 6.1's load hands the swap device's stale
+ * block to the page.  On those kernels zswap maps on a load before it
+ * waits for its per-CPU compressor mutex, which a store holds while it
+ * maps: there map(RO) copies the object into a buffer of the pool's
+ * mempool (the one CPU copy more, as zswap's own was) and gives the slot
+ * back at once, and the mappings that read keep one entry of the mapping
+ * table per possible CPU free for the stores (ps3vram_swap.h).
+ * Live mappings are kept in that table so that unmap finds the slot.
  *
  * Failures
  * --------
@@ -91,6 +93,7 @@
 #include <linux/bitmap.h>
 #include <linux/kobject.h>
 #include <linux/list.h>
+#include <linux/mempool.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -111,21 +114,32 @@ struct ps3vram_swap ps3vram_swap = {
 
 /* ---- mappings ---------------------------------------------------------- */
 
+/*
+ * Take a free entry for @handle; one for a mapping that reads (@read)
+ * only while fewer than PS3VRAM_SWAP_MAX_MAPS such are live, so that
+ * write-only mappings always find one (see ps3vram_swap.h).
+ */
 static struct ps3vram_swap_map *
-ps3vram_swap_map_try(struct ps3vram_swap_pool *pool, unsigned long handle)
+ps3vram_swap_map_try(struct ps3vram_swap_pool *pool, unsigned long handle,
+		     bool read)
 {
 	struct ps3vram_swap_map *map = NULL;
 	unsigned int i;
 
 	spin_lock(&pool->map_lock);
-	for (i = 0; i < PS3VRAM_SWAP_MAX_MAPS; i++) {
+	if (read && pool->nr_reading >= PS3VRAM_SWAP_MAX_MAPS)
+		goto out;
+	for (i = 0; i < pool->nr_maps; i++) {
 		if (!pool->maps[i].handle) {
 			map = &pool->maps[i];
 			map->handle = handle;
 			map->task = current;
+			map->read = read;
+			pool->nr_reading += read;
 			break;
 		}
 	}
+out:
 	spin_unlock(&pool->map_lock);
 	return map;
 }
@@ -136,26 +150,36 @@ ps3vram_swap_map_find(struct ps3vram_swap_pool *pool, unsigned long handle)
 	unsigned int i;
 
 	spin_lock(&pool->map_lock);
-	for (i = 0; i < PS3VRAM_SWAP_MAX_MAPS; i++)
+	for (i = 0; i < pool->nr_maps; i++)
 		if (pool->maps[i].handle == handle &&
 		    pool->maps[i].task == current)
 			break;
 	spin_unlock(&pool->map_lock);
-	return i < PS3VRAM_SWAP_MAX_MAPS ? &pool->maps[i] : NULL;
+	return i < pool->nr_maps ? &pool->maps[i] : NULL;
 }
 
 static void ps3vram_swap_map_free(struct ps3vram_swap_pool *pool,
 				  struct ps3vram_swap_map *map)
 {
-	if (!map->borrowed)
+#if PS3VRAM_SWAP_MAP_FIRST
+	if (map->bounce)
+		mempool_free(map->bounce, pool->bounce);
+#endif
+	if (map->slot && !map->borrowed)
 		ps3vram_dma_slot_put(ps3vram_swap.heap.client, map->slot);
 	spin_lock(&pool->map_lock);
+	pool->nr_reading -= map->read;
 	map->handle = 0;
 	map->task = NULL;
 	map->slot = NULL;
+	map->bounce = NULL;
 	spin_unlock(&pool->map_lock);
-	/* The waits are exclusive: one entry freed, one waiter woken. */
+	/*
+	 * The waits are exclusive: one entry freed, one waiter of each kind
+	 * woken; the one that cannot take it waits again.
+	 */
 	wake_up(&pool->map_wait);
+	wake_up(&pool->map_wait_read);
 }
 
 /*
@@ -236,19 +260,78 @@ ps3vram_swap_evict_slot(struct ps3vram_swap_pool *pool, unsigned long handle)
 	return NULL;
 }
 
+#if PS3VRAM_SWAP_MAP_FIRST
+/*
+ * slot_reads, for tools/bench/cpu.sh only: read-only mappings hand zswap
+ * the staging slot itself, as from 6.8, instead of a bounce buffer, so
+ * that the copy can be measured in one boot.  Unsafe (it taints the
+ * kernel): concurrent swap-ins can then deadlock, see ps3vram_swap.h.
+ */
+static bool slot_reads;
+
+static int ps3vram_swap_slot_reads_set(const char *val,
+				       const struct kernel_param *kp)
+{
+	unsigned int v;
+	int ret = kstrtouint(val, 10, &v);
+
+	if (ret)
+		return ret;
+	if (v > 1)
+		return -EINVAL;
+	if (v && !slot_reads)
+		pr_warn("slot_reads=1: concurrent swap-ins can deadlock\n");
+	WRITE_ONCE(slot_reads, v);
+	return 0;
+}
+
+static int ps3vram_swap_slot_reads_get(char *buffer,
+				       const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%u\n", READ_ONCE(slot_reads));
+}
+
+static const struct kernel_param_ops ps3vram_swap_slot_reads_ops = {
+	.set = ps3vram_swap_slot_reads_set,
+	.get = ps3vram_swap_slot_reads_get,
+};
+
+module_param_cb_unsafe(slot_reads, &ps3vram_swap_slot_reads_ops, NULL, 0644);
+MODULE_PARM_DESC(slot_reads, "Benchmark only, can deadlock: 1 = loads decompress in the staging slot, not in a copy (default 0)");
+
+/*
+ * The buffer a read-only mapping of @handle hands zswap instead of a
+ * staging slot, or NULL; may sleep, as map() may, but does no I/O.
+ */
+static void *ps3vram_swap_bounce_get(struct ps3vram_swap_pool *pool)
+{
+	return READ_ONCE(slot_reads) ? NULL :
+	       mempool_alloc(pool->bounce, GFP_NOIO);
+}
+#else
+static void *ps3vram_swap_bounce_get(struct ps3vram_swap_pool *pool)
+{
+	return NULL;
+}
+#endif
+
 /*
  * Map @handle: @read loads the object into the slot, @write uploads the
  * slot at unmap (read and write: ZPOOL_MM_RW).  A load that cannot be
  * done hands back poison, never the slot's previous bytes, which may be
- * another page's valid compressed data.
+ * another page's valid compressed data.  Up to 6.7 a read-only mapping
+ * hands back a copy and no slot (see ps3vram_swap.h).
  */
 static void *ps3vram_swap_map_handle(struct ps3vram_swap_pool *pool,
 				     unsigned long handle, bool read,
 				     bool write)
 {
+	struct ps3vram_dma_slot *evict = NULL;
 	struct ps3vram_heap_block *block;
 	struct ps3vram_swap_map *map;
+	wait_queue_head_t *wait;
 	unsigned int obj, len;
+	void *bounce = NULL;
 	u64 vram_off;
 	int ret;
 
@@ -260,16 +343,22 @@ static void *ps3vram_swap_map_handle(struct ps3vram_swap_pool *pool,
 		if (__test_and_set_bit(obj, block->pending))
 			ps3vram_swap_unreserve(pool);
 		spin_unlock(&pool->lock);
+	} else if (read) {
+		evict = ps3vram_swap_evict_slot(pool, handle);
 	}
-	wait_event_idle_exclusive(pool->map_wait,
-				  (map = ps3vram_swap_map_try(pool, handle)));
+	wait = read ? &pool->map_wait_read : &pool->map_wait;
+	wait_event_idle_exclusive(*wait,
+				  (map = ps3vram_swap_map_try(pool, handle,
+							      read)));
 	map->write = write;
 	map->failed = false;
-	map->slot = read && !write ? ps3vram_swap_evict_slot(pool, handle) :
-		    NULL;
-	map->borrowed = !!map->slot;
-	if (map->borrowed)
-		return map->slot->buf;
+	map->slot = evict;
+	map->borrowed = !!evict;
+	map->bounce = NULL;
+	if (evict)
+		return evict->buf;
+	if (read && !write)
+		map->bounce = bounce = ps3vram_swap_bounce_get(pool);
 	map->slot = ps3vram_dma_slot_get(ps3vram_swap.heap.client);
 	if (read) {
 		ret = ps3vram_swap_fetch(pool, handle, map->slot);
@@ -279,7 +368,13 @@ static void *ps3vram_swap_map_handle(struct ps3vram_swap_pool *pool,
 					   handle, ret);
 		}
 	}
-	return map->slot->buf;
+	if (!bounce)
+		return map->slot->buf;
+	ps3vram_swap_decode(handle, &obj, &vram_off, &len);
+	memcpy(bounce, map->slot->buf, len);
+	ps3vram_dma_slot_put(ps3vram_swap.heap.client, map->slot);
+	map->slot = NULL;
+	return bounce;
 }
 
 static void ps3vram_swap_unmap_handle(struct ps3vram_swap_pool *pool,
@@ -516,7 +611,7 @@ static struct zpool_driver ps3vram_zpool_driver = {
 	.obj_read_end =		ps3vram_zpool_obj_read_end,
 	.obj_write =		ps3vram_zpool_obj_write,
 #else
-	.sleep_mapped =		PS3VRAM_SWAP_SLEEP_MAPPED,
+	.sleep_mapped =		true,
 	.map =			ps3vram_zpool_map,
 	.unmap =		ps3vram_zpool_unmap,
 #endif
@@ -528,45 +623,6 @@ static struct zpool_driver ps3vram_zpool_driver = {
 };
 
 MODULE_ALIAS("zpool-ps3vram");
-
-#if PS3VRAM_SWAP_MAP_FIRST
-/*
- * sleep_mapped, for tools/bench/cpu.sh only: 1 makes the pools zswap
- * creates afterwards say sleep_mapped true, so that the copy false costs
- * can be measured in one boot.  Unsafe (it taints the kernel): on these
- * kernels concurrent swap-ins deadlock with it, see ps3vram_swap.h.
- */
-static int ps3vram_zpool_sleep_mapped_set(const char *val,
-					  const struct kernel_param *kp)
-{
-	unsigned int v;
-	int ret = kstrtouint(val, 10, &v);
-
-	if (ret)
-		return ret;
-	if (v > 1)
-		return -EINVAL;
-	if (v && !ps3vram_zpool_driver.sleep_mapped)
-		pr_warn("sleep_mapped=1: new pools can deadlock under concurrent swap-ins\n");
-	ps3vram_zpool_driver.sleep_mapped = v;
-	return 0;
-}
-
-static int ps3vram_zpool_sleep_mapped_get(char *buffer,
-					  const struct kernel_param *kp)
-{
-	return sysfs_emit(buffer, "%u\n", ps3vram_zpool_driver.sleep_mapped);
-}
-
-static const struct kernel_param_ops ps3vram_zpool_sleep_mapped_ops = {
-	.set = ps3vram_zpool_sleep_mapped_set,
-	.get = ps3vram_zpool_sleep_mapped_get,
-};
-
-module_param_cb_unsafe(sleep_mapped, &ps3vram_zpool_sleep_mapped_ops, NULL,
-		       0644);
-MODULE_PARM_DESC(sleep_mapped, "Benchmark only, deadlocks: 1 = pools created afterwards let zswap decompress in the staging slot (default 0)");
-#endif
 
 /* ---- sysfs ------------------------------------------------------------- */
 

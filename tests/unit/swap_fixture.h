@@ -75,6 +75,8 @@ enum {
 #define MIN_CLASS	(2 * DELTA)
 #define NR_CLASSES	127
 #define MAX_MAPS	PS3VRAM_SWAP_MAX_MAPS
+/* Staging slots a live read mapping holds: none up to 6.7 (a copy). */
+#define READ_SLOTS	(PS3VRAM_SWAP_MAP_FIRST ? 0 : 1)
 /* Objects 6.1's shrink writes back at most per page it is asked for. */
 #define SHRINK_OBJS	32
 #define RETRIES		PS3VRAM_DMA_ROBUST_RETRIES

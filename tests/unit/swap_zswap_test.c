@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mm/ps3vram_swap.c in the order zswap calls it on each kernel: a load
- * that waits for zswap's per-CPU compressor mutex holding no mapping
- * (sleep_mapped false where zswap maps before it locks, 6.1-6.7);
+ * mm/ps3vram_swap.c in the order zswap calls it on each kernel: loads
+ * that wait for zswap's per-CPU compressor mutex mapped (6.1-6.7) never
+ * keep the stores holding it from mapping;
  * map(ZPOOL_MM_RW); a load or store that neither DMA nor the CPU can move
  * failing loudly instead of handing back stale bytes; 6.1's writeback
  * kept off objects not yet uploaded and counting only what it wrote back,
@@ -22,18 +22,106 @@
  */
 #define ZSWAP_MAPS_BEFORE_MUTEX	(LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0))
 
-UNIT_TEST(swap_zswap_test_sleep_mapped_is_false_where_zswap_maps_before_its_mutex)
+/*
+ * zswap never copies an object itself: up to 6.7 it would kmalloc that
+ * copy with GFP_ATOMIC, and 6.1's load, when that fails, reads the swap
+ * device, which never had the page.
+ */
+UNIT_TEST(swap_zswap_test_zswap_may_sleep_mapped_on_every_kernel)
 {
 	swap_modules_load(VRAM_MB, 0);
-	EXPECT_EQ(drv->sleep_mapped, !ZSWAP_MAPS_BEFORE_MUTEX);
+	EXPECT_TRUE(drv->sleep_mapped);
+}
+
+/* A task of the test: one of the loads or the stores below. */
+static struct task_struct swap_tasks[MAX_MAPS + UNIT_NR_CPUS];
+
+/*
+ * The part of zswap's load before it waits for acomp_ctx->mutex, as this
+ * kernel's zswap writes it: 6.1-6.7 map (the driver can sleep mapped, so
+ * zswap keeps the mapping), then lock; 6.8 and later lock first: nothing
+ * is mapped while they wait.  Return: the mapping, or NULL.
+ */
+static void *swap_load_until_mutex(void *pool, unsigned long handle)
+{
+	return ZSWAP_MAPS_BEFORE_MUTEX ? swap_read_begin(pool, handle) : NULL;
+}
+
+/*
+ * Every CPU's swap-in waits for the compressor mutex a store holds; the
+ * store, under that mutex, maps its new object.  If the waiting loads
+ * held every mapping entry or every staging slot the store could never
+ * get one, and both sides would wait forever (6.1 at 64 concurrent
+ * swap-ins, fewer with the smallest staging buffer).  With every entry
+ * the loads may take taken, each CPU's store still maps, and no load
+ * holds a staging slot.
+ */
+UNIT_TEST(swap_zswap_test_a_store_under_the_mutex_never_waits_for_loads_waiting_for_it)
+{
+	void *pool = swap_start(VRAM_MB), *mem[MAX_MAPS];
+	unsigned long h = swap_put(pool, 100), n[UNIT_NR_CPUS];
+	u8 *buf[UNIT_NR_CPUS];
+	unsigned int i;
+	bool blocked = false;
+
+	for (i = 0; i < MAX_MAPS; i++) {
+		unit_current_task = &swap_tasks[i];
+		mem[i] = swap_load_until_mutex(pool, h);
+	}
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+	if (ZSWAP_MAPS_BEFORE_MUTEX) {
+		/* One more load waits for an entry, holding nothing. */
+		unit_current_task = &swap_tasks[MAX_MAPS];
+		EXPECT_TRUE(UNIT_WOULD_BLOCK(swap_read_begin(pool, h)));
+	}
+	/* One store per CPU, each under its CPU's mutex, at once. */
+	for (i = 0; i < UNIT_NR_CPUS; i++) {
+		unit_current_task = &swap_tasks[MAX_MAPS + i];
+		n[i] = swap_alloc(pool, 300);
+		blocked |= UNIT_WOULD_BLOCK(buf[i] = drv->map(pool, n[i],
+							      ZPOOL_MM_WO));
+	}
+	EXPECT_FALSE(blocked);
+	unit_current_task = swap_task0;
+	if (blocked)
+		return;		/* the cleanup frees what the loads hold */
+	/* The stores done, the mutexes are free: the loads decompress. */
+	for (i = 0; i < UNIT_NR_CPUS; i++) {
+		unit_current_task = &swap_tasks[MAX_MAPS + i];
+		client_pattern(buf[i], 300, n[i]);
+		drv->unmap(pool, n[i]);
+	}
+	for (i = 0; i < MAX_MAPS && ZSWAP_MAPS_BEFORE_MUTEX; i++) {
+		unit_current_task = &swap_tasks[i];
+		EXPECT_TRUE(client_is_pattern(mem[i], 100, h));
+		swap_read_end(pool, h, mem[i]);
+	}
+	unit_current_task = swap_task0;
+	for (i = 0; i < UNIT_NR_CPUS; i++)
+		EXPECT_TRUE(swap_intact(pool, n[i], 300));
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
 }
 
 #if PS3VRAM_SWAP_MAP_FIRST
 /*
- * The benchmark's sleep_mapped parameter takes 0 or 1 and nothing else,
- * and sets what the pools created afterwards tell zswap.
+ * A load's copy of the object comes from the pool's mempool: when kmalloc
+ * fails, from its reserve, and the page still comes back whole.
  */
-UNIT_TEST(swap_zswap_test_the_sleep_mapped_parameter_takes_0_or_1_only)
+UNIT_TEST(swap_zswap_test_a_load_gets_its_object_when_kmalloc_fails)
+{
+	void *pool = swap_start(VRAM_MB), *mem;
+	unsigned long h = swap_put(pool, 700);
+
+	unit_fail_nth_alloc(1);
+	mem = swap_read_begin(pool, h);
+	EXPECT_TRUE(unit_fail_fired());
+	EXPECT_TRUE(client_is_pattern(mem, 700, h));
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
+	swap_read_end(pool, h, mem);
+}
+
+/* The benchmark's slot_reads takes 0 or 1 and nothing else. */
+UNIT_TEST(swap_zswap_test_the_slot_reads_parameter_takes_0_or_1_only)
 {
 	static const char *const bad[] = {
 		"2", "-1", "1x", "Y", "\n", "", "99999999999999999999",
@@ -42,76 +130,36 @@ UNIT_TEST(swap_zswap_test_the_sleep_mapped_parameter_takes_0_or_1_only)
 	unsigned int i;
 
 	swap_modules_load(VRAM_MB, 0);
-	EXPECT_EQ(unit_param_set(sleep_mapped, "1\n"), 0);
-	EXPECT_TRUE(drv->sleep_mapped);
+	EXPECT_EQ(unit_param_set(slot_reads, "1\n"), 0);
+	EXPECT_TRUE(slot_reads);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		EXPECT_NE(unit_param_set(sleep_mapped, bad[i]), 0);
-		EXPECT_TRUE(drv->sleep_mapped);
+		EXPECT_NE(unit_param_set(slot_reads, bad[i]), 0);
+		EXPECT_TRUE(slot_reads);
 	}
-	unit_param_get(sleep_mapped, buf);
+	unit_param_get(slot_reads, buf);
 	EXPECT_STREQ(buf, "1\n");
-	EXPECT_EQ(unit_param_set(sleep_mapped, "0"), 0);
-	EXPECT_FALSE(drv->sleep_mapped);
-}
-#endif
-
-/* A task of the test: one of the loads or the store below. */
-static struct task_struct swap_tasks[MAX_MAPS + 1];
-
-/*
- * The part of zswap's load before it waits for acomp_ctx->mutex, as this
- * kernel's zswap writes it: 6.1-6.7 map; unless the driver can sleep
- * mapped they copy the object to a buffer and unmap; then they lock.
- * 6.8 and later lock first: nothing is mapped while they wait.
- */
-static void swap_load_until_mutex(void *pool, unsigned long handle,
-				  u8 *tmp, size_t len)
-{
-	void *src;
-
-	if (!ZSWAP_MAPS_BEFORE_MUTEX)
-		return;
-	src = swap_read_begin(pool, handle);
-	if (!drv->sleep_mapped) {
-		memcpy(tmp, src, len);
-		swap_read_end(pool, handle, src);
-	}
+	EXPECT_EQ(unit_param_set(slot_reads, "0"), 0);
+	EXPECT_FALSE(slot_reads);
 }
 
 /*
- * Every CPU's swap-in waits for the compressor mutex a store holds; the
- * store, under that mutex, maps its new object.  If a waiting load holds
- * a mapping entry (or a staging slot) the store can never get one: with
- * as many loads as entries, both sides wait forever (6.1 at 64
- * concurrent swap-ins, fewer with the smallest staging buffer).
+ * The benchmark's slot_reads hands zswap the staging slot itself: the
+ * load holds a slot until it unmaps, and reads the same bytes.
  */
-UNIT_TEST(swap_zswap_test_a_store_under_the_mutex_never_waits_for_loads_waiting_for_it)
+UNIT_TEST(swap_zswap_test_slot_reads_maps_the_staging_slot)
 {
-	static u8 tmp[MAX_MAPS][128];
-	void *pool = swap_start(VRAM_MB);
-	unsigned long h = swap_put(pool, 100), n;
-	unsigned int i;
-	bool blocked;
+	void *pool = swap_start(VRAM_MB), *mem;
+	unsigned long h = swap_put(pool, 700);
 
-	for (i = 0; i < MAX_MAPS; i++) {
-		unit_current_task = &swap_tasks[i];
-		swap_load_until_mutex(pool, h, tmp[i], 100);
-	}
-	/* The store: it holds the mutex the loads wait for. */
-	unit_current_task = &swap_tasks[MAX_MAPS];
-	n = swap_alloc(pool, 300);
-	blocked = UNIT_WOULD_BLOCK(swap_fill(pool, n, 300));
-	EXPECT_FALSE(blocked);
-	unit_current_task = swap_task0;
-	if (blocked)
-		return;		/* the cleanup frees what the loads hold */
-	/* The store done, the mutex is free: the loads decompress. */
-	for (i = 0; i < MAX_MAPS; i++)
-		if (ZSWAP_MAPS_BEFORE_MUTEX)
-			EXPECT_TRUE(client_is_pattern(tmp[i], 100, h));
-	EXPECT_TRUE(swap_intact(pool, n, 300));
+	slot_reads = true;
+	mem = swap_read_begin(pool, h);
+	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 1);
+	EXPECT_TRUE(client_is_pattern(mem, 700, h));
+	swap_read_end(pool, h, mem);
+	slot_reads = false;
 	EXPECT_EQ(mem_stat(MEM_SLOTS_USED), 0);
 }
+#endif
 
 /* ---- map(ZPOOL_MM_RW) (item 10) ---- */
 

@@ -59,7 +59,7 @@ bad_values()
 	run)			echo "0 18446744073709551615" ;;
 	selftest)		echo "65537" ;;	# MiB, more than any GPU has
 	overshoot_reset)	echo "" ;;	# any number resets
-	sleep_mapped)		echo "2" ;;
+	slot_reads)		echo "2" ;;
 	*)			return 1 ;;
 	esac
 }

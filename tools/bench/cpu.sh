@@ -17,20 +17,20 @@
 # pages) is in both, the same amount for the same seed: the ratio is of
 # whole runs, not of the pools alone.
 # rig.tiers=b,c,s,s,c,b adds tier s where ps3vram_swap has its benchmark
-# parameter sleep_mapped (6.1-6.7, whose zswap maps before it takes its
-# compressor mutex): c on a pool created with sleep_mapped forced true,
-# one process faulting so that the deadlock it allows cannot happen; c
-# against s is what the shipped false costs, zswap's copy of each object
-# out of the staging slot (and 6.1's GFP_ATOMIC bounce buffer).  make
-# bench leaves s out: two boots measured it (docs/design-notes.md), and
-# its two runs took a third of the boot.
+# parameter slot_reads (6.1-6.7, whose zswap maps before it takes its
+# compressor mutex): c with slot_reads on, loads decompressing in the
+# staging slot, one process faulting so that the deadlock it allows
+# cannot happen; c against s is what the shipped copy costs, the load's
+# copy of each object out of the staging slot into a buffer of the
+# pool's mempool.  make bench leaves s out: two boots measured it
+# (docs/design-notes.md), and its two runs took a third of the boot.
 #
 # rig: --append "zswap.enabled=1" --timeout 1800
 
 . /lib/rig.sh
 
 Z=/sys/module/zswap/parameters
-SLEEP_MAPPED=/sys/module/ps3vram_swap/parameters/sleep_mapped
+SLOT_READS=/sys/module/ps3vram_swap/parameters/slot_reads
 MIB=$(rig_opt mib) || MIB=1x
 MIB=$(rig_mib "$MIB") || rig_fail "rig.mib=$(rig_opt mib): not MiB or a multiple of RAM"
 DEFAULT=$(cat $Z/zpool)
@@ -43,23 +43,23 @@ vm()
 # pool b|c|s - zswap on the tier's pool; every page swapped in first
 pool()
 {
-	local n=0 forced=0
+	local n=0 slot=0
 
 	! rig_swap_active /dev/vda || swapoff /dev/vda || rig_fail "swapoff failed"
 	echo "$DEFAULT" > $Z/zpool || rig_fail "cannot switch zswap to $DEFAULT"
 	if [ "$1" = b ]; then
 		echo 60 > $Z/max_pool_percent
 	else
-		# A new ps3vram pool, which takes sleep_mapped when zswap
-		# creates it: the last one, empty, has let its VRAM go.
+		# A new ps3vram pool: the last one, empty, has let its VRAM
+		# go.
 		while [ "$(rig_column 4 /sys/kernel/ps3vram_swap/mm_stat)" != 0 ]; do
 			n=$((n + 1))
 			[ $n -lt 30 ] || rig_fail "the last ps3vram pool is still there"
 			sleep 1
 		done
-		if [ -e $SLEEP_MAPPED ]; then
-			[ "$1" != s ] || forced=1
-			echo $forced > $SLEEP_MAPPED || rig_fail "cannot set sleep_mapped"
+		if [ -e $SLOT_READS ]; then
+			[ "$1" != s ] || slot=1
+			echo $slot > $SLOT_READS || rig_fail "cannot set slot_reads"
 		fi
 		echo ps3vram > $Z/zpool || rig_fail "cannot switch zswap to ps3vram"
 		rig_zswap_recommended_percent
@@ -83,7 +83,7 @@ run()
 	po=$(($(vm pswpout) - po))
 	[ "$pages" -gt 0 ] || rig_fail "tier $1: no page went through zswap"
 	echo "BENCH: cpu tier=$1 zpool=$(cat $Z/zpool)" \
-		"sleep_mapped=$(cat $SLEEP_MAPPED 2>/dev/null || echo -)" \
+		"slot_reads=$(cat $SLOT_READS 2>/dev/null || echo -)" \
 		"busy_jiffies=$((b1 - b0))" \
 		"pages=$pages pswpout=$po us_per_page=$(((b1 - b0) * 10000 / pages))" \
 		"mib=$MIB"
@@ -96,8 +96,8 @@ ORDER=$(echo "$ORDER" | tr , ' ')
 for t in $ORDER; do
 	case $t in
 	b|c) ;;
-	s)	[ -e $SLEEP_MAPPED ] ||
-			rig_fail "rig.tiers: tier s needs ps3vram_swap's sleep_mapped (6.1-6.7)" ;;
+	s)	[ -e $SLOT_READS ] ||
+			rig_fail "rig.tiers: tier s needs ps3vram_swap's slot_reads (6.1-6.7)" ;;
 	*)	rig_fail "rig.tiers: unknown tier $t (b, c or s)" ;;
 	esac
 done

@@ -13,7 +13,7 @@
 # stages of a random 4 KiB read, swap's CPU per page 1.70x brd's) and of
 # tools/bench/run cpu beside it
 # (cpu-6.1.txt: b 1050 and 1800 us a page, the second with 300 pages
-# sent to the disk, c 1200 and 1250, s - c with sleep_mapped true - 1000
+# sent to the disk, c 1200 and 1250, s - c with slot_reads on - 1000
 # and 1100) and of tools/bench/run -n program tiers (program-6.1.txt: GNU
 # sort, b 300 s, c 150 s, d 60 s) and of tools/bench/run -n checksum
 # tiers (checksum-6.1.txt: d 20 and 22 s, k 22 and 24 s) and of
@@ -75,17 +75,17 @@ setup() {
 		fail "$(grep -A1 'in the$' "$TMP/res/tiers.md")"
 }
 
-@test "what sleep_mapped false costs is c's mean over s's" {
+@test "what the load's copy costs is c's mean over s's" {
 	capture "$REPORT" -o "$TMP/res" "$RES"
 	expect_rc 0
 	# 1225 / 1050 = 1.17
-	grep -q '^sleep_mapped false, .* CPU per page 1.17x (1225 us against 1050 us, 2 and 2 runs)\.$' \
+	grep -q '^The copy of each object .* CPU per page 1.17x (1225 us against 1050 us, 2 and 2 runs)\.$' \
 		"$TMP/res/tiers.md" || fail "$(cat "$TMP/res/tiers.md")"
 	grep -v '^cpu tier=s' "$BATS_TEST_DIRNAME/cpu-6.1.txt" > "$TMP/cpu-6.1.txt"
 	cp "$RES" "$TMP/tiers-6.1.txt"
 	capture "$REPORT" -o "$TMP/res2" "$TMP/tiers-6.1.txt"
 	expect_rc 0
-	! grep -q '^sleep_mapped false' "$TMP/res2/tiers.md" ||
+	! grep -q '^The copy of each object' "$TMP/res2/tiers.md" ||
 		fail "a cost without runs of s"
 	grep -q '^| CPU per page, c against b | <= 1.25x | 0.86x' "$TMP/res2/tiers.md" ||
 		fail "no CPU row without s"
