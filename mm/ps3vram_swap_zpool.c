@@ -331,7 +331,6 @@ static void *ps3vram_swap_map_handle(struct ps3vram_swap_pool *pool,
 	struct ps3vram_swap_map *map;
 	wait_queue_head_t *wait;
 	unsigned int obj, len;
-	void *bounce = NULL;
 	u64 vram_off;
 	int ret;
 
@@ -354,11 +353,10 @@ static void *ps3vram_swap_map_handle(struct ps3vram_swap_pool *pool,
 	map->failed = false;
 	map->slot = evict;
 	map->borrowed = !!evict;
-	map->bounce = NULL;
+	map->bounce = read && !write && !evict ?
+		      ps3vram_swap_bounce_get(pool) : NULL;
 	if (evict)
 		return evict->buf;
-	if (read && !write)
-		map->bounce = bounce = ps3vram_swap_bounce_get(pool);
 	map->slot = ps3vram_dma_slot_get(ps3vram_swap.heap.client);
 	if (read) {
 		ret = ps3vram_swap_fetch(pool, handle, map->slot);
@@ -368,13 +366,13 @@ static void *ps3vram_swap_map_handle(struct ps3vram_swap_pool *pool,
 					   handle, ret);
 		}
 	}
-	if (!bounce)
+	if (!map->bounce)
 		return map->slot->buf;
 	ps3vram_swap_decode(handle, &obj, &vram_off, &len);
-	memcpy(bounce, map->slot->buf, len);
+	memcpy(map->bounce, map->slot->buf, len);
 	ps3vram_dma_slot_put(ps3vram_swap.heap.client, map->slot);
 	map->slot = NULL;
-	return bounce;
+	return map->bounce;
 }
 
 static void ps3vram_swap_unmap_handle(struct ps3vram_swap_pool *pool,
