@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# kernel-upstream.awk - a kernel log, less the reports of the known upstream
-# kernel warnings that are none of the project's.  Everything else passes
+# kernel-upstream.awk - a kernel log, less the reports of a known upstream
+# kernel warning that is none of the project's.  Everything else passes
 # unchanged, for the kernel-problems patterns to judge.  Read by
 # tools/vm/run-vm (the console, host side) and by tools/vm/guest/rig.sh in
 # the guest (rig_dmesg_check; the initramfs has this file as
@@ -11,14 +11,13 @@
 # its call trace: x86-64's "</TASK>", or on powerpc the first line after
 # the trace's frames ("[sp] [pc] function+off/size") that is none (the
 # Mem-Info dump that follows); at most 80 lines.  It is dropped only when
-# the warning is exactly one of the two below, its trace goes through the
+# the warning is exactly the one below, its trace goes through the
 # function that makes that allocation, and nothing in it is the
-# project's ("ps3vram"; for the second, nothing before that function, the
-# project may be its caller) or an interrupt frame, whose callers a
-# powerpc trace shows after register lines; a line without a problem word
-# takes its place.
+# project's ("ps3vram") or an interrupt frame, whose callers a powerpc
+# trace shows after register lines; a line without a problem word takes
+# its place.
 #
-# The first known warning, from 7.x's swap tables (mm/swapfile.c):
+# The one known warning, from 7.x's swap tables (mm/swapfile.c):
 #   "page allocation failure: order:0, mode:0x...(GFP_KERNEL|__GFP_HIGH|
 #   __GFP_ZERO|__GFP_COMP|__GFP_NOMEMALLOC)" with isolate_lock_cluster()
 #   or swap_cluster_alloc_table() on the stack.  When a swap-out takes a
@@ -39,56 +38,29 @@
 #   in kswapd0 and in the workload's direct reclaim, and on the PowerPC
 #   virtual PS3's 7.3 kernel with 4 KiB pages under blk-swap.
 #
-# The second, from 6.1's zswap writeback (mm/zswap.c):
-#   "page allocation failure: order:N, mode:0x...(GFP_ATOMIC|__GFP_COMP)"
-#   with zswap_writeback_entry() on the stack.  Up to 6.7, when a zpool
-#   cannot sleep while mapped (ps3vram's cannot there, see
-#   mm/ps3vram_swap_zpool.c), zswap_writeback_entry() allocates a bounce
-#   page with GFP_ATOMIC and without __GFP_NOWARN before it touches the
-#   entry; under memory pressure that can fail, the page allocator warns,
-#   and the writeback returns -ENOMEM: the entry stays in the pool and a
-#   later shrink tries again (nothing is lost).  On 6.1 the zpool's
-#   shrink callback calls it, so ps3vram_swap_shrink() is its caller on
-#   the stack.  The rig saw it on the debug kernel (6.1.192, KASAN: its
-#   4 KiB slabs are order 1) under zswap-switch.
-
-BEGIN {
-	what["swap"] = "a 7.x swap table allocation (isolate_lock_cluster)"
-	what["zswap"] = "a zswap writeback bounce page (zswap_writeback_entry)"
-}
+# 6.1's zswap writeback warned the same way ("page allocation failure:
+# ... (GFP_ATOMIC|__GFP_COMP)" in zswap_writeback_entry()) while ps3vram
+# told zswap it could not sleep mapped; it tells it can now, and zswap
+# allocates nothing there: that report is the project's to fix again.
 
 function flush(drop)
 {
 	if (drop)
-		print "kernel-upstream: dropped the report of " what[kind] \
-			", " n " lines"
+		print "kernel-upstream: dropped the report of a 7.x swap" \
+			" table allocation (isolate_lock_cluster), " n " lines"
 	else
 		for (i = 1; i <= n; i++)
 			print buf[i]
 	n = 0
 }
 
-# known() - whether the report in buf is the known one of its kind
-function known(w)
+# known() - whether the report in buf is the known one
+function known()
 {
-	if (index(trace, "--- interrupt") || index(trace, "<IRQ>"))
-		return 0
-	if (kind == "swap")
-		return (index(trace, " isolate_lock_cluster+") ||
-			index(trace, " swap_cluster_alloc_table+")) &&
-		       !index(trace, "ps3vram")
-	w = index(trace, " zswap_writeback_entry+")
-	return w && !index(substr(trace, 1, w), "ps3vram")
-}
-
-# start(KIND) - a report of KIND begins with this line
-function start(k)
-{
-	kind = k
-	n = 1
-	buf[1] = $0
-	trace = ""
-	ppc = 0
+	return (index(trace, " isolate_lock_cluster+") ||
+		index(trace, " swap_cluster_alloc_table+")) &&
+	       !index(trace, "ps3vram") && !index(trace, "--- interrupt") &&
+	       !index(trace, "<IRQ>")
 }
 
 # a powerpc stack frame: "[    6.859238] [c0000000022f7320] [c00000000016e6a4] ..."
@@ -117,12 +89,10 @@ n > 0 {
 }
 
 n == 0 && /page allocation failure: order:0, mode:0x[0-9a-f]+[(]GFP_KERNEL[|]__GFP_HIGH[|](__GFP_ZERO[|])?__GFP_COMP[|]__GFP_NOMEMALLOC[)]/ {
-	start("swap")
-	next
-}
-
-n == 0 && /page allocation failure: order:[0-9]+, mode:0x[0-9a-f]+[(]GFP_ATOMIC[|]__GFP_COMP[)]/ {
-	start("zswap")
+	n = 1
+	buf[1] = $0
+	trace = ""
+	ppc = 0
 	next
 }
 
