@@ -48,8 +48,9 @@
  * back before map() returns (one memcpy of the object, as zswap's own
  * copy was; the module parameter slot_reads turns it off, for
  * tools/bench/cpu.sh to measure it), and mappings that read take at most
- * PS3VRAM_SWAP_MAX_MAPS entries: the one more per possible CPU are for
- * write-only mappings, which zswap makes only under that mutex.  6.8 and
+ * PS3VRAM_SWAP_MAX_MAPS entries of the mapping table, whose one more
+ * entry per possible CPU is for the write-only mappings zswap makes under
+ * that mutex.  6.8 and
  * later lock first, then map: a read mapping hands zswap the slot.
  * mm/Makefile defines PS3VRAM_ZPOOL_MAP_FIRST from the kernel's VERSION
  * and PATCHLEVEL (below 6.8): no header of 6.5-6.7 differs usefully from

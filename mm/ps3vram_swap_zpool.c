@@ -83,8 +83,9 @@
  * bitmaps and flags, the held and spare buffers, the 6.1 writeback
  * state) nests outside the heap's free_lock (the free block stack and
  * the watermark state).
- * pool->map_lock protects the mapping table only; its waiters wait
- * exclusively, one woken per entry freed.  No lock is held across a copy
+ * pool->map_lock protects the mapping table only; its waiters, write-only
+ * mappings and mappings that read, wait exclusively on a queue of each
+ * kind, one of each woken per entry freed.  No lock is held across a copy
  * or a call into zswap.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -158,13 +159,77 @@ ps3vram_swap_map_find(struct ps3vram_swap_pool *pool, unsigned long handle)
 	return i < pool->nr_maps ? &pool->maps[i] : NULL;
 }
 
+#if PS3VRAM_SWAP_MAP_FIRST
+/*
+ * slot_reads, for tools/bench/cpu.sh only: read-only mappings hand zswap
+ * the staging slot itself, as from 6.8, instead of a bounce buffer, so
+ * that the copy can be measured in one boot.  Unsafe (it taints the
+ * kernel): concurrent swap-ins can then deadlock, see ps3vram_swap.h.
+ */
+static bool slot_reads;
+
+static int ps3vram_swap_slot_reads_set(const char *val,
+				       const struct kernel_param *kp)
+{
+	unsigned int v;
+	int ret = kstrtouint(val, 10, &v);
+
+	if (ret)
+		return ret;
+	if (v > 1)
+		return -EINVAL;
+	if (v && !slot_reads)
+		pr_warn("slot_reads=1: concurrent swap-ins can deadlock\n");
+	WRITE_ONCE(slot_reads, v);
+	return 0;
+}
+
+static int ps3vram_swap_slot_reads_get(char *buffer,
+				       const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%u\n", READ_ONCE(slot_reads));
+}
+
+static const struct kernel_param_ops ps3vram_swap_slot_reads_ops = {
+	.set = ps3vram_swap_slot_reads_set,
+	.get = ps3vram_swap_slot_reads_get,
+};
+
+module_param_cb_unsafe(slot_reads, &ps3vram_swap_slot_reads_ops, NULL, 0644);
+MODULE_PARM_DESC(slot_reads, "Benchmark only, can deadlock: 1 = loads decompress in the staging slot, not in a copy (default 0)");
+
+/*
+ * The buffer a read-only mapping hands zswap instead of a staging slot, or
+ * NULL; may sleep, as map() may, but does no I/O.
+ */
+static void *ps3vram_swap_bounce_get(struct ps3vram_swap_pool *pool)
+{
+	return READ_ONCE(slot_reads) ? NULL :
+	       mempool_alloc(pool->bounce, GFP_NOIO);
+}
+
+static void ps3vram_swap_bounce_put(struct ps3vram_swap_pool *pool,
+				    void *bounce)
+{
+	if (bounce)
+		mempool_free(bounce, pool->bounce);
+}
+#else
+static void *ps3vram_swap_bounce_get(struct ps3vram_swap_pool *pool)
+{
+	return NULL;
+}
+
+static void ps3vram_swap_bounce_put(struct ps3vram_swap_pool *pool,
+				    void *bounce)
+{
+}
+#endif
+
 static void ps3vram_swap_map_free(struct ps3vram_swap_pool *pool,
 				  struct ps3vram_swap_map *map)
 {
-#if PS3VRAM_SWAP_MAP_FIRST
-	if (map->bounce)
-		mempool_free(map->bounce, pool->bounce);
-#endif
+	ps3vram_swap_bounce_put(pool, map->bounce);
 	if (map->slot && !map->borrowed)
 		ps3vram_dma_slot_put(ps3vram_swap.heap.client, map->slot);
 	spin_lock(&pool->map_lock);
@@ -259,61 +324,6 @@ ps3vram_swap_evict_slot(struct ps3vram_swap_pool *pool, unsigned long handle)
 #endif
 	return NULL;
 }
-
-#if PS3VRAM_SWAP_MAP_FIRST
-/*
- * slot_reads, for tools/bench/cpu.sh only: read-only mappings hand zswap
- * the staging slot itself, as from 6.8, instead of a bounce buffer, so
- * that the copy can be measured in one boot.  Unsafe (it taints the
- * kernel): concurrent swap-ins can then deadlock, see ps3vram_swap.h.
- */
-static bool slot_reads;
-
-static int ps3vram_swap_slot_reads_set(const char *val,
-				       const struct kernel_param *kp)
-{
-	unsigned int v;
-	int ret = kstrtouint(val, 10, &v);
-
-	if (ret)
-		return ret;
-	if (v > 1)
-		return -EINVAL;
-	if (v && !slot_reads)
-		pr_warn("slot_reads=1: concurrent swap-ins can deadlock\n");
-	WRITE_ONCE(slot_reads, v);
-	return 0;
-}
-
-static int ps3vram_swap_slot_reads_get(char *buffer,
-				       const struct kernel_param *kp)
-{
-	return sysfs_emit(buffer, "%u\n", READ_ONCE(slot_reads));
-}
-
-static const struct kernel_param_ops ps3vram_swap_slot_reads_ops = {
-	.set = ps3vram_swap_slot_reads_set,
-	.get = ps3vram_swap_slot_reads_get,
-};
-
-module_param_cb_unsafe(slot_reads, &ps3vram_swap_slot_reads_ops, NULL, 0644);
-MODULE_PARM_DESC(slot_reads, "Benchmark only, can deadlock: 1 = loads decompress in the staging slot, not in a copy (default 0)");
-
-/*
- * The buffer a read-only mapping of @handle hands zswap instead of a
- * staging slot, or NULL; may sleep, as map() may, but does no I/O.
- */
-static void *ps3vram_swap_bounce_get(struct ps3vram_swap_pool *pool)
-{
-	return READ_ONCE(slot_reads) ? NULL :
-	       mempool_alloc(pool->bounce, GFP_NOIO);
-}
-#else
-static void *ps3vram_swap_bounce_get(struct ps3vram_swap_pool *pool)
-{
-	return NULL;
-}
-#endif
 
 /*
  * Map @handle: @read loads the object into the slot, @write uploads the
