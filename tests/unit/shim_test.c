@@ -9,8 +9,9 @@
  * module being unloaded gives no reference, atomic_dec_if_positive() stops
  * at zero, a debugfs value file is written only as its mode allows,
  * memparse() parses as lib/cmdline.c does, bio_for_each_segment() hands
- * out single-page pieces from where the iterator is, and a disk's sysfs
- * directory comes and goes with device_add_disk() and del_gendisk().
+ * out single-page pieces from where the iterator is, a disk's sysfs
+ * directory comes and goes with device_add_disk() and del_gendisk(), and
+ * a mempool falls back on its reserve, then waits, and refills it first.
  */
 #include <linux/bio.h>
 #include <linux/bitmap.h>
@@ -18,6 +19,7 @@
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/kobject.h>
+#include <linux/mempool.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -174,6 +176,46 @@ UNIT_TEST(shim_test_nth_allocation_fails_once)
 	vfree(b);
 	kfree(d);
 	bitmap_free(map);
+}
+
+/* Would a sleeping mempool_alloc() with kmalloc() failing block? */
+static noinline bool shim_mempool_alloc_blocks(mempool_t *pool)
+{
+	unit_fail_nth_alloc(1);
+	return UNIT_WOULD_BLOCK(mempool_alloc(pool, GFP_NOIO));
+}
+
+/*
+ * mempool_alloc() hands out the reserve when kmalloc() fails; with the
+ * reserve empty a sleeping gfp waits and GFP_ATOMIC gets NULL;
+ * mempool_free() refills the reserve before it frees.
+ */
+UNIT_TEST(shim_test_mempool_falls_back_on_its_reserve_then_waits)
+{
+	mempool_t *pool = mempool_create_kmalloc_pool(2, 64);
+	void *a, *b, *c;
+
+	ASSERT_TRUE(pool);
+	unit_fail_nth_alloc(1);
+	a = mempool_alloc(pool, GFP_NOIO);
+	EXPECT_TRUE(a && unit_fail_fired());
+	EXPECT_EQ(pool->curr_nr, 1);
+	unit_fail_nth_alloc(1);
+	b = mempool_alloc(pool, GFP_NOIO);
+	EXPECT_TRUE(b && unit_fail_fired());
+	EXPECT_EQ(pool->curr_nr, 0);
+	EXPECT_TRUE(shim_mempool_alloc_blocks(pool));
+	unit_fail_nth_alloc(1);
+	EXPECT_TRUE(mempool_alloc(pool, GFP_ATOMIC) == NULL);
+	mempool_free(a, pool);
+	EXPECT_EQ(pool->curr_nr, 1);
+	c = mempool_alloc(pool, GFP_NOIO);
+	EXPECT_TRUE(c != NULL);
+	EXPECT_EQ(pool->curr_nr, 1);
+	mempool_free(b, pool);
+	mempool_free(c, pool);
+	EXPECT_EQ(pool->curr_nr, 2);
+	mempool_destroy(pool);
 }
 
 UNIT_TEST(shim_test_locks_know_their_holder)
