@@ -50,11 +50,10 @@
  * tools/bench/cpu.sh to measure it), and mappings that read take at most
  * PS3VRAM_SWAP_MAX_MAPS entries of the mapping table, whose one more
  * entry per possible CPU is for the write-only mappings zswap makes under
- * that mutex.  6.8 and
- * later lock first, then map: a read mapping hands zswap the slot.
- * mm/Makefile defines PS3VRAM_ZPOOL_MAP_FIRST from the kernel's VERSION
- * and PATCHLEVEL (below 6.8): no header of 6.5-6.7 differs usefully from
- * 6.8's.
+ * that mutex.  6.8 and later lock first, then map: a read mapping hands
+ * zswap the slot.  mm/Makefile defines PS3VRAM_ZPOOL_MAP_FIRST from the
+ * kernel's VERSION and PATCHLEVEL (below 6.8): no header of 6.5-6.7
+ * differs usefully from 6.8's.
  */
 #if PS3VRAM_SWAP_EVICT || defined(PS3VRAM_ZPOOL_MAP_FIRST)
 #define PS3VRAM_SWAP_MAP_FIRST		1
